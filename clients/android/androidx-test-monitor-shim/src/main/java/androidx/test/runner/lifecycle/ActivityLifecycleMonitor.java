@@ -1,0 +1,4 @@
+package androidx.test.runner.lifecycle;
+
+/** Marker for the activity lifecycle monitor; our tests never observe activities. */
+public interface ActivityLifecycleMonitor {}

@@ -1,0 +1,36 @@
+package dev.vigil.core
+
+import dev.vigil.core.http.HttpClient
+import dev.vigil.core.http.UrlConnectionHttpClient
+import dev.vigil.core.platform.Clock
+import dev.vigil.core.platform.IdGenerator
+import dev.vigil.core.platform.KeyValueStore
+import dev.vigil.core.platform.Logger
+import dev.vigil.core.platform.NetworkStatus
+import dev.vigil.core.queue.EventQueue
+import dev.vigil.core.signals.DeviceSignalsSource
+import kotlinx.coroutines.CoroutineDispatcher
+import kotlinx.coroutines.Dispatchers
+import kotlin.random.Random
+
+/** Everything the core needs, passed in one place; the Android layer fills in the platform parts. */
+class VigilOptions(
+    val apiKey: String,
+    val endpoint: String,
+    val deviceId: String,
+    val queue: EventQueue,
+    val store: KeyValueStore,
+    val http: HttpClient = UrlConnectionHttpClient(),
+    val clock: Clock = Clock.SYSTEM,
+    val network: NetworkStatus = NetworkStatus.AlwaysOnline,
+    val ids: IdGenerator = IdGenerator.RANDOM_UUID,
+    val random: Random = Random.Default,
+    val signals: DeviceSignalsSource = DeviceSignalsSource.NONE,
+    /** Sent with every event, e.g. device_model and os_version. */
+    val deviceProperties: Map<String, Any?> = emptyMap(),
+    val logger: Logger = Logger.NONE,
+    val maxBatchSize: Int = 100,
+    val syncPeriodMillis: Long = 15 * 60_000L,
+    /** Where blocking work (SQLite, HTTP) runs; never the main thread. */
+    val dispatcher: CoroutineDispatcher = Dispatchers.IO,
+)

@@ -1,0 +1,130 @@
+package dev.vigil.core.api
+
+import dev.vigil.core.http.HttpClient
+import dev.vigil.core.http.HttpRequest
+import dev.vigil.core.http.HttpResponse
+import dev.vigil.core.json.Json
+import dev.vigil.core.model.PendingEvent
+import dev.vigil.core.platform.Clock
+import java.io.IOException
+import java.net.URLEncoder
+
+/** The server's HTTP endpoints, with responses classified into outcomes (data), never exceptions. */
+internal class VigilApi(
+    endpoint: String,
+    private val apiKey: String,
+    private val http: HttpClient,
+    private val clock: Clock,
+) {
+    private val base = endpoint.trimEnd('/')
+
+    sealed class BatchOutcome {
+        /** 2xx: one result per event, in order. */
+        data class Delivered(val items: List<Item>) : BatchOutcome()
+        /** 408/429/5xx or no response: keep everything and try again later. */
+        data class Retry(val status: Int?, val retryAfterMillis: Long?, val reason: String) : BatchOutcome()
+        /** 413: the batch must shrink. */
+        object TooLarge : BatchOutcome()
+        /** Any other 4xx: the server will never accept this request as it is. */
+        data class Rejected(val problem: Problem) : BatchOutcome()
+    }
+
+    sealed class Item {
+        data class Accepted(val insights: Map<String, Any?>) : Item()
+        data class Rejected(val problem: Problem) : Item()
+        data class Retry(val status: Int) : Item()
+    }
+
+    sealed class Call {
+        data class Ok(val body: Map<String, Any?>) : Call()
+        data class Failed(val problem: Problem) : Call()
+        data class Unreachable(val cause: IOException) : Call()
+    }
+
+    fun postBatch(events: List<PendingEvent>): BatchOutcome {
+        val body = Json.stringify(mapOf("events" to events.map(::wireEvent)))
+        val response = try {
+            send("POST", "/events/batch", body)
+        } catch (e: IOException) {
+            return BatchOutcome.Retry(null, null, "network: ${e.message ?: e.javaClass.simpleName}")
+        }
+        val status = response.status
+        return when {
+            status in 200..299 -> parseBatch(response, events.size)
+            status == 413 -> BatchOutcome.TooLarge
+            isRetryable(status) -> BatchOutcome.Retry(
+                status,
+                Timestamps.retryAfterMillis(response.header("Retry-After"), clock.nowMillis()),
+                Problem.from(status, response.body).message,
+            )
+            else -> BatchOutcome.Rejected(Problem.from(status, response.body))
+        }
+    }
+
+    private fun parseBatch(response: HttpResponse, expected: Int): BatchOutcome {
+        val results = try {
+            Json.parseObject(response.body)["results"] as? List<*>
+        } catch (e: RuntimeException) {
+            null
+        }
+        // A 2xx we cannot read may still mean stored: resending with the same event ids is safe, dropping is not.
+        if (results == null || results.size != expected) {
+            return BatchOutcome.Retry(response.status, null, "unreadable batch response")
+        }
+        return BatchOutcome.Delivered(results.map { r ->
+            val m = r as? Map<*, *>
+            val status = (m?.get("status") as? Number)?.toInt() ?: 0
+            when {
+                status in 200..299 -> Item.Accepted(
+                    (m?.get("insights") as? Map<*, *>)?.entries?.associate { (k, v) -> k.toString() to v } ?: emptyMap()
+                )
+                isRetryable(status) || status == 0 -> Item.Retry(status)
+                else -> Item.Rejected(Problem.from(status, m?.get("error") as? Map<*, *>))
+            }
+        })
+    }
+
+    fun register(deviceId: String, userId: String, metadata: Map<String, Any?>): Call =
+        call("POST", "/devices/${encode(deviceId)}/register", Json.stringify(mapOf("user_id" to userId, "metadata" to metadata)))
+
+    fun registration(deviceId: String): Call = call("GET", "/devices/${encode(deviceId)}/registration", null)
+
+    fun deactivate(deviceId: String, reason: String): Call =
+        call("POST", "/devices/${encode(deviceId)}/deactivate", Json.stringify(mapOf("reason" to reason)))
+
+    private fun call(method: String, path: String, body: String?): Call {
+        val response = try {
+            send(method, path, body)
+        } catch (e: IOException) {
+            return Call.Unreachable(e)
+        }
+        if (response.status !in 200..299) return Call.Failed(Problem.from(response.status, response.body))
+        return try {
+            Call.Ok(Json.parseObject(response.body))
+        } catch (e: RuntimeException) {
+            Call.Failed(Problem(response.status, "unreadable response", e.message, null))
+        }
+    }
+
+    private fun send(method: String, path: String, body: String?): HttpResponse {
+        val headers = linkedMapOf("Authorization" to "Bearer $apiKey", "Accept" to "application/json")
+        if (body != null) headers["Content-Type"] = "application/json"
+        return http.execute(HttpRequest(method, base + path, headers, body?.toByteArray(Charsets.UTF_8)))
+    }
+
+    private fun wireEvent(e: PendingEvent): Map<String, Any?> {
+        val properties = LinkedHashMap<String, Any?>(Json.parseObject(e.propertiesJson))
+        properties["event_id"] = e.id
+        properties["timestamp"] = Timestamps.iso8601(e.occurredAtMillis)
+        val wire = linkedMapOf<String, Any?>("event" to e.name)
+        if (e.identity != null) wire["identity"] = e.identity
+        wire["properties"] = properties
+        return wire
+    }
+
+    private fun encode(s: String) = URLEncoder.encode(s, "UTF-8").replace("+", "%20")
+
+    companion object {
+        fun isRetryable(status: Int) = status == 408 || status == 429 || status >= 500
+    }
+}

@@ -1,0 +1,127 @@
+package dev.vigil.core.sync
+
+import dev.vigil.core.api.Problem
+import dev.vigil.core.api.VigilApi
+import dev.vigil.core.platform.Clock
+import dev.vigil.core.platform.Logger
+import dev.vigil.core.queue.EventQueue
+import dev.vigil.core.result.VigilError
+import kotlinx.coroutines.sync.Mutex
+import kotlinx.coroutines.sync.withLock
+
+/**
+ * Sends the queue through POST /events/batch, oldest first.
+ *
+ * An event leaves the queue only once the server answered for it (accepted, or rejected for good). Killed
+ * mid-request, the event is still queued and is resent with the same event_id and timestamp, which the server
+ * stores once. Classification: 2xx per-item; 408/429/5xx and no answer retry later (Retry-After honoured);
+ * 413 halves the batch; any other 4xx drops the batch with a reported error.
+ */
+internal class Syncer(
+    private val queue: EventQueue,
+    private val api: VigilApi,
+    private val clock: Clock,
+    private val logger: Logger,
+    private val backoff: Backoff,
+    private val maxBatchSize: Int,
+    private val onAccepted: (eventId: String, insights: Map<String, Any?>) -> Unit,
+    private val onSynced: (atMillis: Long) -> Unit,
+) {
+    private val mutex = Mutex()
+    private val outcomes = object : LinkedHashMap<String, Outcome>() {
+        override fun removeEldestEntry(eldest: MutableMap.MutableEntry<String, Outcome>?) = size > 512
+    }
+
+    sealed class Outcome {
+        data class Accepted(val insights: Map<String, Any?>) : Outcome()
+        data class Rejected(val error: VigilError) : Outcome()
+    }
+
+    /** The server's answer for [eventId] if a recent sync (by anyone) got one. */
+    fun outcomeOf(eventId: String): Outcome? = synchronized(outcomes) { outcomes[eventId] }
+
+    /** Blocking I/O: call from a background dispatcher. */
+    suspend fun sync(): SyncReport = mutex.withLock { syncLocked() }
+
+    private fun syncLocked(): SyncReport {
+        var batchSize = maxBatchSize
+        var delivered = 0
+        val rejected = LinkedHashMap<String, VigilError>()
+        var lastError: VigilError? = null
+        while (true) {
+            val batch = queue.peek(batchSize)
+            if (batch.isEmpty()) {
+                backoff.reset()
+                return SyncReport(delivered, rejected, 0, null, lastError)
+            }
+            when (val outcome = api.postBatch(batch)) {
+                is VigilApi.BatchOutcome.Delivered -> {
+                    val done = ArrayList<String>()
+                    val retry = ArrayList<String>()
+                    batch.zip(outcome.items).forEach { (event, item) ->
+                        when (item) {
+                            is VigilApi.Item.Accepted -> {
+                                done += event.id
+                                delivered++
+                                remember(event.id, Outcome.Accepted(item.insights))
+                                onAccepted(event.id, item.insights)
+                            }
+                            is VigilApi.Item.Rejected -> {
+                                done += event.id
+                                val error = item.problem.toError()
+                                rejected[event.id] = error
+                                lastError = error
+                                remember(event.id, Outcome.Rejected(error))
+                                logger.log(Logger.Level.ERROR, "event ${event.id} (${event.name}) rejected: ${error.message}", null)
+                            }
+                            is VigilApi.Item.Retry -> retry += event.id
+                        }
+                    }
+                    queue.remove(done)
+                    onSynced(clock.nowMillis())
+                    if (retry.isNotEmpty()) {
+                        queue.markAttempt(retry)
+                        val error = VigilError(VigilError.Kind.UNAVAILABLE, "server asked to retry ${retry.size} event(s)")
+                        return SyncReport(delivered, rejected, queue.size(), backoff.nextDelayMillis(null), error)
+                    }
+                }
+                is VigilApi.BatchOutcome.Retry -> {
+                    queue.markAttempt(batch.map { it.id })
+                    val error = VigilError(
+                        if (outcome.status == null) VigilError.Kind.OFFLINE else VigilError.Kind.UNAVAILABLE,
+                        outcome.reason, outcome.status,
+                    )
+                    logger.log(Logger.Level.WARN, "sync postponed: ${outcome.reason}", null)
+                    return SyncReport(delivered, rejected, queue.size(), backoff.nextDelayMillis(outcome.retryAfterMillis), error)
+                }
+                VigilApi.BatchOutcome.TooLarge -> {
+                    if (batch.size > 1) {
+                        batchSize = batch.size / 2
+                    } else {
+                        val error = Problem(413, "event too large", "the server refused a single event as too large", "payload_too_large").toError()
+                        dropBatch(batch.map { it.id }, error, rejected)
+                        lastError = error
+                    }
+                }
+                is VigilApi.BatchOutcome.Rejected -> {
+                    val error = outcome.problem.toError()
+                    dropBatch(batch.map { it.id }, error, rejected)
+                    lastError = error
+                }
+            }
+        }
+    }
+
+    private fun dropBatch(ids: List<String>, error: VigilError, rejected: MutableMap<String, VigilError>) {
+        logger.log(Logger.Level.ERROR, "dropping ${ids.size} event(s): ${error.message}", null)
+        ids.forEach {
+            rejected[it] = error
+            remember(it, Outcome.Rejected(error))
+        }
+        queue.remove(ids)
+    }
+
+    private fun remember(id: String, outcome: Outcome) {
+        synchronized(outcomes) { outcomes[id] = outcome }
+    }
+}
