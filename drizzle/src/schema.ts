@@ -1,0 +1,4 @@
+// The schema tables only, for drizzle's query builder (`drizzle(client, { schema })`).
+export * from './schema/keys.js';
+export * from './schema/events.js';
+export * from './schema/devices.js';

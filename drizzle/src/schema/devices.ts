@@ -1,0 +1,35 @@
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Devices known by the caller's `device_id`: when they were first and last seen. */
+export const devices = pgTable(
+  'devices',
+  {
+    /** Vigil's time-sortable id (`dev_…`). */
+    id: text('id').primaryKey(),
+    /** The caller's device identifier (Android library id, browser storage id, …). */
+    deviceId: text('device_id').notNull().unique(),
+    /** Time of the earliest event seen for this device (event time, so late offline events count). */
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
+    /** Time of the latest event seen for this device. */
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
+    /** Handprint of the latest event from this device. */
+    handprintId: text('handprint_id'),
+    /** Device model reported in event properties (`device_model`). */
+    model: text('model'),
+    /** OS version reported in event properties (`os_version`). */
+    osVersion: text('os_version'),
+  },
+  (t) => [index('devices_last_seen_idx').on(t.lastSeen)],
+);
+
+/** Handprints: first and last sighting, used for age when an event names no device. */
+export const handprints = pgTable('handprints', {
+  /** The fingerprint id (`hp_…`). */
+  handprintId: text('handprint_id').primaryKey(),
+  /** Time of the earliest event with this handprint. */
+  firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
+  /** Time of the latest event with this handprint. */
+  lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
+});
+
+export type DeviceRow = typeof devices.$inferSelect;

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from './config/load.js';
+import { DataDirLockedError } from './db/lock.js';
+import { openDatabase } from './db/open.js';
+import { parseArgs, UsageError } from './cli/args.js';
+import { keysCommand } from './cli/keys.js';
+import { serve } from './cli/serve.js';
+
+const USAGE = `Usage: vigil <command>
+
+  serve                                           start the server (PORT, HOST, DATABASE_URL, VIGIL_DATA_DIR, VIGIL_CONFIG)
+  migrate                                         apply pending database migrations
+  keys create --kind write|client --name NAME [--json]   create a key; the secret is shown only here
+  keys list [--json]                              list keys (never the secret)
+  keys revoke ID                                  revoke a key at once
+
+See the README for every environment variable and the config file.`;
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const command = args.positionals[0];
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'migrate': {
+      const database = await openDatabase(loadConfig().env, { migrate: true, purpose: 'vigil migrate' });
+      await database.close();
+      process.stdout.write(`Migrations applied (${database.driver}).\n`);
+      return;
+    }
+    case 'keys':
+      return keysCommand(args);
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    default:
+      throw new UsageError(`Unknown command ${command}\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  // Expected failures get a clear sentence; anything else gets its stack for a bug report.
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirLockedError) {
+    process.stderr.write(`vigil: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`vigil: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

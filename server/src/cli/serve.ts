@@ -1,0 +1,54 @@
+import { bootstrapCredentials, type FirstCredentials } from '../auth/bootstrap.js';
+import { loadConfig } from '../config/load.js';
+import { createVigil } from '../vigil.js';
+
+function banner(first: FirstCredentials): string {
+  const line = '='.repeat(78);
+  return [
+    line,
+    ' Vigil first start: these credentials are shown ONCE and never logged. Store them now.',
+    '',
+    ` Write key  (server-side only; Authorization: Bearer … on POST /events):`,
+    `   ${first.writeKey.key}`,
+    ` Client key (browser and Android libraries):`,
+    `   ${first.clientKey.key}`,
+    line,
+  ].join('\n');
+}
+
+export async function serve(): Promise<void> {
+  const config = loadConfig();
+  const vigil = await createVigil(config);
+  const first = await bootstrapCredentials(vigil.database, vigil.keys);
+  // Printed on stdout directly, never through the logger, so log shipping never carries a secret.
+  if (first) process.stdout.write(`${banner(first)}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    vigil.app.log.info({ signal }, 'shutting down');
+    vigil
+      .close()
+      .then(() => process.exit(0))
+      .catch((error) => {
+        vigil.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  await vigil.app.listen({ port: config.env.PORT, host: config.env.HOST });
+  const address = vigil.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.env.PORT;
+  const host = config.env.HOST === '0.0.0.0' || config.env.HOST === '::' ? 'localhost' : config.env.HOST;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  process.stdout.write(
+    [
+      `Vigil server: ${base}  (database: ${vigil.database.driver})`,
+      `  POST ${base}/events      OpenAPI ${base}/openapi.json      health ${base}/healthz`,
+      '',
+    ].join('\n'),
+  );
+}

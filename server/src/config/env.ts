@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const csv = z
+  .string()
+  .transform((s) => s.split(',').map((part) => part.trim()).filter(Boolean));
+
+/**
+ * Every environment variable Vigil reads, with its default. This is the one place defaults live;
+ * the README's configuration reference mirrors it.
+ */
+export const envSchema = z.object({
+  /** TCP port of the HTTP server. */
+  PORT: int(0, 65535).default(8080),
+  /** Interface to bind; 127.0.0.1 keeps a trial install private, use 0.0.0.0 in containers. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** postgres://… selects PostgreSQL (node-postgres pool); unset selects the embedded PGlite database. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Where the embedded database lives (ignored with DATABASE_URL). */
+  VIGIL_DATA_DIR: z.string().min(1).default('./.vigil/data'),
+  /** Path of a JSON or YAML file with behaviors, intelligence lists and score weights. */
+  VIGIL_CONFIG: z.string().min(1).optional(),
+  /** Proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For is believed. Empty: none. */
+  VIGIL_TRUSTED_PROXIES: csv.default([]),
+  /** Sustained requests per second allowed per key. 0 disables rate limiting. */
+  VIGIL_RATE_LIMIT_RPS: int(0, 1_000_000).default(1000),
+  /** Burst size per key above the sustained rate. */
+  VIGIL_RATE_LIMIT_BURST: int(1, 10_000_000).default(2000),
+  /** node-postgres pool size. */
+  VIGIL_DB_POOL_SIZE: int(1, 200).default(10),
+  /** Most events written in one group commit. */
+  VIGIL_COMMIT_BATCH_MAX: int(1, 5000).default(500),
+  /** Group commits that may run at once (PGlite always uses 1: it has one connection). */
+  VIGIL_COMMIT_CONCURRENCY: int(1, 64).default(4),
+  /** How often key usage (`last_used_at`) is written back, in seconds. */
+  VIGIL_KEY_USAGE_FLUSH_SECONDS: int(1, 3600).default(30),
+  /** pino log level. */
+  VIGIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** Default weight of each tag in the risk score; Critical tags alone reach the block threshold. */
+export const defaultTagWeights: Record<string, number> = {
+  emulator: 0.9,
+  rooted: 0.9,
+  hooked: 0.9,
+  tor: 0.9,
+  vpn: 0.4,
+  proxy: 0.4,
+  multi_user: 0.4,
+  bot: 0.5,
+  new_device: 0.15,
+  unregistered: 0.1,
+};
+
+export const DEFAULT_BLOCK_THRESHOLD = 0.8;
+
+const weight = z.number().min(0).max(1);
+
+/**
+ * The `VIGIL_CONFIG` file. Unknown top-level keys are refused so a typo is caught at start,
+ * not discovered as a silently ignored setting.
+ */
+export const fileConfigSchema = z
+  .object({
+    score: z
+      .object({
+        /** Weight per tag in [0, 1]; tags not named keep their default. */
+        weights: z.record(z.string().min(1), weight).default({}),
+        /** Score at or above which callers are advised to block. */
+        block_threshold: weight.default(DEFAULT_BLOCK_THRESHOLD),
+      })
+      .strict()
+      .default({ weights: {}, block_threshold: DEFAULT_BLOCK_THRESHOLD }),
+  })
+  .strict();
+
+export type FileConfig = z.infer<typeof fileConfigSchema>;

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { envSchema, type Env } from './env.js';
+import { defaultTagWeights, fileConfigSchema, type FileConfig } from './file.js';
+import { severityOf } from '../risk/tags.js';
+
+export interface Config {
+  env: Env;
+  file: FileConfig;
+  /** Weights after merging the file's over the defaults. */
+  tagWeights: Record<string, number>;
+}
+
+/** Raised when configuration is wrong; the CLI prints it and exits without a stack trace. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+}
+
+export function readFileConfig(path: string | undefined): FileConfig {
+  if (!path) return fileConfigSchema.parse({});
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`VIGIL_CONFIG: cannot read ${path}: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new ConfigError(`VIGIL_CONFIG: ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+  }
+  const parsed = fileConfigSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw new ConfigError(`VIGIL_CONFIG: ${path} is not valid:\n${describe(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Validates the environment and the config file once, at start. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(environment);
+  if (!parsed.success) throw new ConfigError(`Invalid environment:\n${describe(parsed.error)}`);
+  const env = parsed.data;
+  const file = readFileConfig(env.VIGIL_CONFIG);
+  const tagWeights = { ...defaultTagWeights, ...file.score.weights };
+  for (const [tag, w] of Object.entries(tagWeights)) {
+    // The promise to callers: any single Critical tag is enough to block.
+    if (severityOf(tag) === 'critical' && w < file.score.block_threshold) {
+      throw new ConfigError(
+        `score.weights.${tag} is ${w}, below block_threshold ${file.score.block_threshold}: a Critical tag alone must reach the block threshold`,
+      );
+    }
+  }
+  return { env, file, tagWeights };
+}

@@ -1,0 +1,25 @@
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type * as schema from '@vigil/drizzle/schema';
+
+export type Schema = typeof schema;
+/** Either driver's drizzle database: node-postgres and PGlite share the pg dialect and this type. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle. PGlite has one connection, so code inside a transaction must use this, never `Db`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** What a query may run on: the database or a transaction. */
+export type Queryable = Db | Tx;
+
+export type Driver = 'postgres' | 'pglite';
+
+/** The database behind a small interface, so the rest of the server never asks which driver it has. */
+export interface DatabaseHandle {
+  readonly driver: Driver;
+  readonly db: Db;
+  /** How many transactions are worth running at once (PGlite: one connection, so 1). */
+  readonly maxConcurrency: number;
+  /** Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). */
+  listen(channel: string, onMessage: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
+  /** Throws when the database is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,64 @@
+import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Raised when another live process holds the embedded database. */
+export class DataDirLockedError extends Error {
+  override name = 'DataDirLockedError';
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM means the process exists but belongs to someone else: still alive.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is one in-process PostgreSQL: two processes on one directory would corrupt it. An exclusive lock file
+ * with the holder's pid makes the second process fail at once, before it opens anything; a lock left by a killed
+ * process (dead pid) is taken over.
+ */
+export function lockDataDir(dataDir: string, purpose: string): () => void {
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'vigil.lock');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() }));
+      closeSync(fd);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        try {
+          const holder = JSON.parse(readFileSync(path, 'utf8')) as { pid: number };
+          if (holder.pid === process.pid) rmSync(path, { force: true });
+        } catch {
+          // Already gone: nothing to release.
+        }
+      };
+      process.once('exit', release);
+      return release;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let holder: { pid?: number; purpose?: string } = {};
+      try {
+        holder = JSON.parse(readFileSync(path, 'utf8'));
+      } catch {
+        // A half-written lock from a process killed mid-write: treat as stale.
+      }
+      if (holder.pid && holder.pid !== process.pid && alive(holder.pid)) {
+        throw new DataDirLockedError(
+          `The embedded database in ${dir} is in use by process ${holder.pid} (${holder.purpose ?? 'vigil'}). ` +
+            'PGlite allows one process per data directory: stop that process first, or run against PostgreSQL with DATABASE_URL.',
+        );
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new DataDirLockedError(`Could not take the lock ${path}`);
+}

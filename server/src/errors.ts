@@ -1,0 +1,74 @@
+/**
+ * The one list of failure codes. HTTP status, problem+json `type` and GraphQL `extensions.code` all derive
+ * from it, so REST and GraphQL callers see the same vocabulary.
+ */
+export const errorCatalog = {
+  validation_failed: { status: 400, title: 'The request is not valid' },
+  invalid_json: { status: 400, title: 'The body is not valid JSON' },
+  unauthorized: { status: 401, title: 'Missing, unknown or revoked credentials' },
+  forbidden: { status: 403, title: 'These credentials may not use this route' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Content-Type must be application/json' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal: { status: 500, title: 'Internal error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** A failure the caller can act on; anything else reaching the edge is reported as `internal`. */
+export class VigilError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'VigilError';
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return errorCatalog[this.code].status;
+  }
+}
+
+/** RFC 9457 problem details, plus `code` (the catalog key) and field `errors` for validation. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: FieldError[];
+}
+
+export function problemType(code: ErrorCode): string {
+  return `/problems/${code}`;
+}
+
+export function toProblem(error: VigilError): Problem {
+  const entry = errorCatalog[error.code];
+  return {
+    type: problemType(error.code),
+    title: entry.title,
+    status: entry.status,
+    detail: error.message,
+    code: error.code,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+}

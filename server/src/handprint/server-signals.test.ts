@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ipNetwork, primaryLanguage, serverHandprint } from './server-signals.js';
+
+const base = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0', acceptLanguage: 'en-GB,en;q=0.9', ip: '203.0.113.7' };
+
+describe('serverHandprint', () => {
+  it('gives the same id for the same inputs', () => {
+    expect(serverHandprint(base)).toBe(serverHandprint({ ...base }));
+    expect(serverHandprint(base)).toMatch(/^hp_[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('keeps the id within the same /24 and the same first language', () => {
+    expect(serverHandprint({ ...base, ip: '203.0.113.200' })).toBe(serverHandprint(base));
+    expect(serverHandprint({ ...base, acceptLanguage: 'en-GB;q=1' })).toBe(serverHandprint(base));
+  });
+
+  it('changes with the user agent, the language or the network', () => {
+    expect(serverHandprint({ ...base, userAgent: 'curl/8' })).not.toBe(serverHandprint(base));
+    expect(serverHandprint({ ...base, acceptLanguage: 'de-DE' })).not.toBe(serverHandprint(base));
+    expect(serverHandprint({ ...base, ip: '198.51.100.7' })).not.toBe(serverHandprint(base));
+  });
+});
+
+describe('ipNetwork', () => {
+  it('takes /24 of IPv4 and /48 of IPv6', () => {
+    expect(ipNetwork('10.1.2.3')).toBe('10.1.2.0/24');
+    expect(ipNetwork('2001:db8:abcd:12::1')).toBe('2001:0db8:abcd::/48');
+    expect(ipNetwork('::1')).toBe('0000:0000:0000::/48');
+    expect(ipNetwork(null)).toBe('');
+  });
+});
+
+describe('primaryLanguage', () => {
+  it('keeps the first preference only', () => {
+    expect(primaryLanguage('fr-CH, fr;q=0.9, en;q=0.8')).toBe('fr-ch');
+    expect(primaryLanguage(null)).toBe('');
+  });
+});

@@ -1,0 +1,77 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from 'fastify';
+import type { KeyStore } from '../auth/key-store.js';
+import type { Config } from '../config/load.js';
+import type { DatabaseHandle } from '../db/handle.js';
+import { VigilError } from '../errors.js';
+import type { Ingestor } from '../ingest/ingestor.js';
+import { limits } from '../ingest/limits.js';
+import type { Metrics } from './metrics.js';
+import { sendProblem, toVigilError } from './problem.js';
+import type { RateLimiter } from './rate-limit/interface.js';
+import { eventRoutes } from './routes/events.js';
+import { operationRoutes } from './routes/operations.js';
+
+/** Everything the HTTP layer needs, passed in one object so tests can build an app around real parts. */
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  keys: KeyStore;
+  ingestor: Ingestor;
+  rateLimiter: RateLimiter;
+  metrics: Metrics;
+  logger: FastifyServerOptions['logger'];
+}
+
+const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const trusted = options.config.env.VIGIL_TRUSTED_PROXIES;
+  const app = Fastify({
+    logger: options.logger,
+    // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the socket's address.
+    trustProxy: trusted.length > 0 ? trusted : false,
+    bodyLimit: limits.batchBodyBytes,
+  });
+  app.decorateRequest('apiKey', null);
+  // Only JSON bodies are accepted; without this, Fastify would hand text/plain to handlers as a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error, request, reply) => {
+    const { error: vigilError, internal } = toVigilError(error);
+    if (internal) request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, vigilError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new VigilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+
+  app.addHook('onResponse', async (request, reply) => {
+    options.metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  const routes = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const known = routes.get(route.url) ?? new Set<string>();
+    methods.forEach((m) => known.add(m));
+    routes.set(route.url, known);
+  });
+
+  operationRoutes(app, options);
+  eventRoutes(app, { ...options, log: app.log });
+
+  // A known path with the wrong method is 405 with Allow, not 404.
+  for (const [url, methods] of [...routes]) {
+    const missing = METHODS.filter((m) => !methods.has(m));
+    if (missing.length === 0) continue;
+    const allow = [...methods].filter((m) => m !== 'HEAD').join(', ');
+    app.route({
+      method: missing,
+      url,
+      handler: async () => {
+        throw new VigilError('method_not_allowed', `Use ${allow} on ${url}`, { headers: { Allow: allow } });
+      },
+    });
+  }
+  return app;
+}

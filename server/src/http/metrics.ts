@@ -1,0 +1,63 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { IngestObserver } from '../ingest/ingestor.js';
+
+/** Prometheus metrics, on a registry of their own so several servers can live in one process (tests). */
+export class Metrics implements IngestObserver {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'vigil_http_requests_total',
+    help: 'HTTP requests by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'vigil_http_request_duration_seconds',
+    help: 'HTTP request latency by method and route.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  private readonly ingested = new Counter({
+    name: 'vigil_events_ingested_total',
+    help: 'Events stored (idempotent replays are not counted).',
+    registers: [this.registry],
+  });
+  private readonly replays = new Counter({
+    name: 'vigil_events_replayed_total',
+    help: 'Idempotent replays answered from the stored response.',
+    registers: [this.registry],
+  });
+  private readonly byTag = new Counter({
+    name: 'vigil_events_by_tag_total',
+    help: 'Stored events by risk tag.',
+    labelNames: ['tag'] as const,
+    registers: [this.registry],
+  });
+  private readonly failedBatches = new Counter({
+    name: 'vigil_group_commit_failures_total',
+    help: 'Group commits that failed as a whole and were retried item by item.',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.requests.inc({ method, route, status: String(status) });
+    this.latency.observe({ method, route }, seconds);
+  }
+
+  stored(outcome: { insights: { current_tags: string[] }; replayed: boolean }): void {
+    if (outcome.replayed) {
+      this.replays.inc();
+      return;
+    }
+    this.ingested.inc();
+    for (const tag of outcome.insights.current_tags) this.byTag.inc({ tag });
+  }
+
+  batchFailed(): void {
+    this.failedBatches.inc();
+  }
+}

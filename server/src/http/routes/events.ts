@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toProblem, VigilError, type Problem } from '../../errors.js';
+import type { Ingestor } from '../../ingest/ingestor.js';
+import type { Insights } from '../../ingest/insights.js';
+import { limits } from '../../ingest/limits.js';
+import { normalizeEvent, type RequestContext } from '../../ingest/normalize.js';
+import { batchInputSchema, eventInputSchema } from '../../ingest/schema.js';
+import { requireKey, type GuardDeps } from '../guards.js';
+import { validationError } from '../problem.js';
+
+export interface EventRouteDeps extends GuardDeps {
+  ingestor: Ingestor;
+  log: { error(obj: object, msg: string): void };
+}
+
+/**
+ * | Route              | Auth      | Body                          | Answer                          |
+ * |--------------------|-----------|-------------------------------|---------------------------------|
+ * | POST /events       | write key | {event, identity?, properties?} | 200 insights                  |
+ * | POST /events/batch | write or client key | {events: [event × 1..100]}    | 200 {results: [per item, in order]} |
+ */
+export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
+  // The spec puts the write key on POST /events; the Android library syncs its queue with a client key.
+  app.post('/events', { bodyLimit: limits.eventBodyBytes, preHandler: requireKey(deps, ['write']) }, async (request) => {
+    const header = request.headers['idempotency-key'];
+    return ingestOne(deps, request.body, context(request, Array.isArray(header) ? header[0] : header));
+  });
+
+  app.post('/events/batch', { bodyLimit: limits.batchBodyBytes, preHandler: requireKey(deps, ['write', 'client']) }, async (request) => {
+    const parsed = batchInputSchema.safeParse(request.body);
+    if (!parsed.success) throw validationError(parsed.error, 'Invalid batch');
+    const ctx = context(request, undefined);
+    const results = await Promise.all(
+      parsed.data.events.map(async (item, i): Promise<BatchResult> => {
+        try {
+          if (Buffer.byteLength(JSON.stringify(item)) > limits.eventBodyBytes) {
+            throw new VigilError('payload_too_large', `events[${i}] is larger than ${limits.eventBodyBytes} bytes`);
+          }
+          return { status: 200, insights: await ingestOne(deps, item, ctx, `events.${i}`) };
+        } catch (error) {
+          const failure = error instanceof VigilError ? error : new VigilError('internal', 'An internal error occurred');
+          return { status: failure.status, error: toProblem(failure) };
+        }
+      }),
+    );
+    return { results };
+  });
+}
+
+type BatchResult = { status: 200; insights: Insights } | { status: number; error: Problem };
+
+function context(request: FastifyRequest, idempotencyKey: string | undefined): RequestContext {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return {
+    ip: request.ip,
+    userAgent: header('user-agent'),
+    acceptLanguage: header('accept-language'),
+    idempotencyKey,
+    keyId: request.apiKey!.id,
+    keyKind: request.apiKey!.kind,
+  };
+}
+
+async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContext, prefix = ''): Promise<Insights> {
+  const parsed = eventInputSchema.safeParse(body);
+  if (!parsed.success) throw validationError(parsed.error, 'Invalid event', prefix);
+  const event = normalizeEvent(parsed.data, ctx);
+  try {
+    return (await deps.ingestor.submit(ctx.keyId, event)).insights;
+  } catch (error) {
+    deps.log.error({ err: error }, 'event could not be stored');
+    // Nothing was stored, so the caller may retry safely (with the same event_id to stay idempotent).
+    throw new VigilError('unavailable', 'The event could not be stored; retry it with the same event_id');
+  }
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { newId } from './ids.js';
+
+describe('newId', () => {
+  it('is prefixed by kind and 26 characters after the prefix', () => {
+    const id = newId('evt');
+    expect(id).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('sorts by creation time', () => {
+    const earlier = newId('dev', 1_700_000_000_000);
+    const later = newId('dev', 1_700_000_000_001);
+    expect(earlier < later).toBe(true);
+  });
+
+  it('differs between two ids made in the same millisecond', () => {
+    expect(newId('key', 1)).not.toBe(newId('key', 1));
+  });
+});

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32: sortable as text, no ambiguous letters.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export type IdKind = 'evt' | 'dev' | 'key' | 'sup' | 'tok' | 'ses' | 'aud';
+
+/**
+ * A prefixed, time-sortable id (`evt_01J…`): 48 bits of milliseconds then 80 random bits, like a ULID,
+ * so ids sort by creation time in indexes and logs.
+ */
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const random = randomBytes(10);
+  let rand = '';
+  // 80 bits → 16 base32 characters, 5 bits at a time.
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of random) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      rand += ALPHABET[(buffer >> bits) & 31];
+    }
+  }
+  return `${kind}_${time}${rand}`;
+}

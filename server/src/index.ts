@@ -1,0 +1,3 @@
+export { createVigil, type Vigil } from './vigil.js';
+export { loadConfig, type Config } from './config/load.js';
+export { openDatabase } from './db/open.js';

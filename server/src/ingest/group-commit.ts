@@ -1,0 +1,90 @@
+/**
+ * Group commit: requests that arrive while a commit is in flight wait and are written together in the next one,
+ * so throughput comes from fewer, larger transactions — never from answering before the data is durable.
+ */
+export interface GroupCommitOptions<I, O> {
+  /** Writes a batch durably and returns one outcome per item, in order. Throws if the whole batch failed. */
+  commit(items: I[]): Promise<O[]>;
+  maxBatch: number;
+  /** Commits allowed in flight at once. */
+  concurrency: number;
+  /** Called when a batch failed as a whole and is retried item by item. */
+  onBatchFailure?(error: unknown, size: number): void;
+}
+
+interface Waiter<I, O> {
+  item: I;
+  resolve(outcome: O): void;
+  reject(error: unknown): void;
+}
+
+export class GroupCommitter<I, O> {
+  private queue: Waiter<I, O>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: GroupCommitOptions<I, O>) {}
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once everything submitted so far is committed (or failed). */
+  async drain(): Promise<void> {
+    if (this.queue.length === 0 && this.inFlight === 0) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  get pending(): number {
+    return this.queue.length + this.inFlight;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // One macrotask of patience lets requests parsed in the same I/O turn share a commit.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.inFlight < this.options.concurrency) {
+      const batch = this.queue.splice(0, this.options.maxBatch);
+      this.inFlight++;
+      void this.run(batch).finally(() => {
+        this.inFlight--;
+        if (this.queue.length > 0) this.pump();
+        else if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((w) => w());
+      });
+    }
+  }
+
+  private async run(batch: Waiter<I, O>[]): Promise<void> {
+    try {
+      const outcomes = await this.options.commit(batch.map((w) => w.item));
+      batch.forEach((w, i) => w.resolve(outcomes[i]!));
+      return;
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return;
+      }
+      this.options.onBatchFailure?.(error, batch.length);
+    }
+    // One bad item must not fail its neighbours: retry each alone.
+    for (const w of batch) {
+      try {
+        const [outcome] = await this.options.commit([w.item]);
+        w.resolve(outcome!);
+      } catch (error) {
+        w.reject(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { DatabaseHandle } from '../db/handle.js';
+import { serverHandprint } from '../handprint/server-signals.js';
+import type { RiskOptions } from '../risk/evaluate.js';
+import { GroupCommitter } from './group-commit.js';
+import type { NormalizedEvent } from './normalize.js';
+import { storeBatch, type PendingEvent, type StoredOutcome } from './store.js';
+
+/** What ingestion reports to metrics; a no-op implementation is fine for the CLI. */
+export interface IngestObserver {
+  stored(outcome: StoredOutcome): void;
+  batchFailed(error: unknown, size: number): void;
+}
+
+export interface IngestorOptions {
+  database: DatabaseHandle;
+  risk: RiskOptions;
+  maxBatch: number;
+  observer: IngestObserver;
+}
+
+// Deadlock and serialization failures are the database asking us to try again.
+const RETRYABLE = new Set(['40P01', '40001']);
+
+function retryable(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code !== undefined && RETRYABLE.has(code);
+}
+
+/** The ingestion path: an event in, durable storage, insights out. */
+export class Ingestor {
+  private readonly committer: GroupCommitter<PendingEvent, StoredOutcome>;
+
+  constructor(private readonly options: IngestorOptions) {
+    this.committer = new GroupCommitter({
+      maxBatch: options.maxBatch,
+      concurrency: options.database.maxConcurrency,
+      commit: (items) => this.commit(items),
+      onBatchFailure: (error, size) => options.observer.batchFailed(error, size),
+    });
+  }
+
+  async submit(keyId: string, event: NormalizedEvent): Promise<StoredOutcome> {
+    const handprintId = serverHandprint({ userAgent: event.userAgent, acceptLanguage: event.acceptLanguage, ip: event.ip });
+    const outcome = await this.committer.submit({ keyId, event, handprintId });
+    this.options.observer.stored(outcome);
+    return outcome;
+  }
+
+  drain(): Promise<void> {
+    return this.committer.drain();
+  }
+
+  private async commit(items: PendingEvent[]): Promise<StoredOutcome[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.options.database.db.transaction((tx) => storeBatch(tx, items, this.options.risk));
+      } catch (error) {
+        if (attempt >= 3 || !retryable(error)) throw error;
+      }
+    }
+  }
+}

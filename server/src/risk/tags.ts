@@ -1,0 +1,23 @@
+/** Severity as the spec's Risk tags table gives it. */
+export type Severity = 'critical' | 'high' | 'medium';
+
+/** The spec's tags, plus `bot` (browser automation), which Vigil adds. */
+export const tagCatalog = {
+  emulator: { severity: 'critical', meaning: 'Running on an emulator.' },
+  rooted: { severity: 'critical', meaning: 'Root access detected.' },
+  hooked: { severity: 'critical', meaning: 'Instrumentation framework detected.' },
+  tor: { severity: 'critical', meaning: 'Anonymity-network connection.' },
+  vpn: { severity: 'high', meaning: 'VPN connection.' },
+  proxy: { severity: 'high', meaning: 'Proxy detected.' },
+  multi_user: { severity: 'high', meaning: 'Device registered to multiple users.' },
+  bot: { severity: 'high', meaning: 'Browser automation detected (Vigil addition).' },
+  new_device: { severity: 'medium', meaning: 'Device younger than 24 hours.' },
+  unregistered: { severity: 'medium', meaning: 'Device is not registered.' },
+} as const satisfies Record<string, { severity: Severity; meaning: string }>;
+
+export type KnownTag = keyof typeof tagCatalog;
+
+/** Custom tags from score rules have no catalog entry; they are treated as medium. */
+export function severityOf(tag: string): Severity {
+  return (tagCatalog as Record<string, { severity: Severity }>)[tag]?.severity ?? 'medium';
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { KeyStore } from './auth/key-store.js';
+import type { Config } from './config/load.js';
+import type { DatabaseHandle } from './db/handle.js';
+import { openDatabase } from './db/open.js';
+import { buildApp } from './http/app.js';
+import { Metrics } from './http/metrics.js';
+import { MemoryRateLimiter } from './http/rate-limit/memory.js';
+import { noopRateLimiter } from './http/rate-limit/noop.js';
+import { Ingestor } from './ingest/ingestor.js';
+
+export interface Vigil {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  keys: KeyStore;
+  ingestor: Ingestor;
+  /** Stops accepting requests, commits what is in flight, writes key usage, closes the database. */
+  close(): Promise<void>;
+}
+
+export interface CreateVigilOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** An already-open database (tests share one); otherwise one is opened from the config. */
+  database?: DatabaseHandle;
+}
+
+/** Wires the real parts together; the CLI and the integration tests both start Vigil through here. */
+export async function createVigil(config: Config, options: CreateVigilOptions = {}): Promise<Vigil> {
+  const env = config.env;
+  const database = options.database ?? (await openDatabase(env, { migrate: true, purpose: 'vigil serve' }));
+  const keys = new KeyStore(database);
+  const metrics = new Metrics();
+  const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
+  const ingestor = new Ingestor({
+    database,
+    risk: { tagWeights: config.tagWeights },
+    maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
+    observer: metrics,
+  });
+  const rateLimiter =
+    env.VIGIL_RATE_LIMIT_RPS === 0
+      ? noopRateLimiter
+      : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
+  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger });
+  await keys.start((error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled'));
+  const usageTimer = setInterval(() => {
+    keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
+  }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
+  usageTimer.unref();
+
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    database,
+    keys,
+    ingestor,
+    close() {
+      closed ??= (async () => {
+        clearInterval(usageTimer);
+        await app.close();
+        await ingestor.drain();
+        await keys.stop();
+        if (!options.database) await database.close();
+      })();
+      return closed;
+    },
+  };
+}
