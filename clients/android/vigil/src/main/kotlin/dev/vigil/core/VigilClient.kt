@@ -32,7 +32,7 @@ import kotlinx.coroutines.withContext
  * shell around one of these. Every public call returns a value; nothing throws into the host app.
  */
 class VigilClient(private val options: VigilOptions) : AutoCloseable {
-    val deviceId: String get() = options.deviceId
+    val deviceId: String by lazy { options.deviceId() }
 
     private val logger = options.logger
     private val store = options.store
@@ -60,6 +60,7 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
     /** Starts syncing on reconnect and periodically. */
     fun start() {
+        scope.launch { deviceId } // derive the id (MediaDrm, disk) off the caller's thread
         networkHandle = guard(null) { options.network.observe { requestSync(refreshRegistration = true) } }
         scope.launch {
             while (isActive) {

@@ -17,7 +17,8 @@ import kotlin.random.Random
 class VigilOptions(
     val apiKey: String,
     val endpoint: String,
-    val deviceId: String,
+    /** Computed on first use, off the main thread where possible (it may read MediaDrm and disk). */
+    val deviceId: () -> String,
     val queue: EventQueue,
     val store: KeyValueStore,
     val http: HttpClient = UrlConnectionHttpClient(),

@@ -1,0 +1,25 @@
+package dev.vigil
+
+import dev.vigil.core.http.HttpClient
+import dev.vigil.core.platform.Logger
+
+/** The `Vigil.init(context) { … }` block. */
+class VigilConfig {
+    /** A client key (`vigil_ck_…`). Never a write key: it ships inside the app. */
+    var apiKey: String = ""
+
+    /** The Vigil server's address, e.g. `https://vigil.example.com`. */
+    var endpoint: String = ""
+
+    /** At most this many unsent events are kept; beyond it the oldest are dropped and counted. */
+    var maxQueueSize: Int = 10_000
+
+    /** How often queued events are retried besides on reconnect. */
+    var syncIntervalMillis: Long = 15 * 60_000L
+
+    /** Receives problems the library absorbed instead of throwing. */
+    var logger: Logger = AndroidLogger
+
+    /** Replaces the HTTP client (proxies, certificate pinning, tests). Defaults to HttpURLConnection. */
+    var httpClient: HttpClient? = null
+}
