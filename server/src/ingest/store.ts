@@ -19,7 +19,12 @@ export interface StoredOutcome {
   replayed: boolean;
 }
 
-const idemKey = (keyId: string, key: string) => `${keyId}\u0000${key}`;
+// Key ids never contain a space, so "keyId key" is unambiguous (and free of NUL, which PostgreSQL text refuses).
+const idemKey = (keyId: string, key: string) => `${keyId} ${key}`;
+const splitIdemKey = (k: string): [string, string] => {
+  const at = k.indexOf(' ');
+  return [k.slice(0, at), k.slice(at + 1)];
+};
 
 /**
  * Stores a batch of events in one transaction and returns each one's insights, in order.
@@ -42,7 +47,7 @@ export async function storeBatch(tx: Tx, batch: PendingEvent[], risk: RiskOption
     await tx.execute(
       sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 7) AS h FROM unnest(ARRAY[${keys}]::text[]) AS k ORDER BY 1) AS locks`,
     );
-    const existing = await findStored(tx, [...keyed.keys()].map((k) => k.split('\u0000') as [string, string]));
+    const existing = await findStored(tx, [...keyed.keys()].map(splitIdemKey));
     for (const [k, response] of existing) {
       for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
       keyed.delete(k);
