@@ -59,7 +59,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
         clearInterval(usageTimer);
         await app.close();
         await ingestor.drain();
-        await keys.stop();
+        // Losing last-used times is acceptable at shutdown; failing to close the database is not.
+        await keys.stop().catch((error) => app.log.warn({ err: error }, 'could not record key usage at shutdown'));
         if (!options.database) await database.close();
       })();
       return closed;

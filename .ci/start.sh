@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's start command (`make start`): builds Vigil and runs the server and the console on the embedded
+# database (./.vigil/data), printing their URLs and, on the first start, the first keys. Ctrl-C stops both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source .ci/bootstrap.sh
+
+export PORT="${PORT:-8080}"
+CONSOLE_PORT="${CONSOLE_PORT:-3000}"
+export VIGIL_API_URL="${VIGIL_API_URL:-http://127.0.0.1:$PORT}"
+
+node server/dist/cli.js serve &
+server=$!
+trap 'kill $server $console 2>/dev/null; wait 2>/dev/null' EXIT INT TERM
+
+# The console starts once the server answers, so its URL is printed after the server's.
+for _ in $(seq 1 300); do
+  node -e "fetch(process.argv[1]).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$VIGIL_API_URL/healthz" && break
+  kill -0 $server 2>/dev/null || exit 1
+  sleep 0.2
+done
+(cd console && exec node_modules/.bin/next start -p "$CONSOLE_PORT" -H 127.0.0.1 >/dev/null) &
+console=$!
+echo "Vigil console: http://127.0.0.1:$CONSOLE_PORT"
+echo "Press Ctrl-C to stop."
+wait $server

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDrivers } from '../../test-support/databases.js';
+import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
+
+describe.each(testDrivers())('operations routes on %s', (driver) => {
+  let server: TestVigil;
+  beforeAll(async () => {
+    server = await startTestVigil(driver);
+  });
+  afterAll(async () => server?.close());
+
+  it('reports liveness and readiness', async () => {
+    expect((await server.get('/healthz', { key: null })).body).toEqual({ status: 'ok' });
+    expect((await server.get('/readyz', { key: null })).body).toEqual({ status: 'ready', database: driver });
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the request schemas', async () => {
+    const res = await server.get('/openapi.json', { key: null });
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/events', '/events/batch']));
+    const event = res.body.components.schemas.Event;
+    expect(event.required).toEqual(['event']);
+    expect(event.properties.event.maxLength).toBe(200);
+    expect(event.properties.identity).toBeDefined();
+    const magic = res.body.components.schemas.MagicProperties.properties;
+    expect(Object.keys(magic)).toEqual(
+      expect.arrayContaining(['ip_address', 'ip', 'user_agent', 'device_id', 'session_id', 'email', 'phone', 'event_id', 'timestamp']),
+    );
+    expect(res.body.components.schemas.Insights.required).toEqual(
+      expect.arrayContaining(['device_id', 'handprint_id', 'current_tags', 'risk_score', 'device_id_details', 'behaviors', 'device']),
+    );
+  });
+
+  it('exposes Prometheus metrics: requests, latency, events ingested and by tag', async () => {
+    await server.post('/events', { event: 'login', properties: { device_id: 'metrics-dev' } });
+    const text = (await server.get('/metrics', { key: null })).text;
+    expect(text).toMatch(/vigil_http_requests_total\{method="POST",route="\/events",status="200"\} \d+/);
+    expect(text).toMatch(/vigil_http_request_duration_seconds_bucket\{le="0.005",method="POST",route="\/events"\}/);
+    expect(text).toMatch(/vigil_events_ingested_total [1-9]/);
+    expect(text).toMatch(/vigil_events_by_tag_total\{tag="new_device"\} [1-9]/);
+  });
+
+  it('explains problem types', async () => {
+    const res = await server.get('/problems/rate_limited', { key: null });
+    expect(res.body).toMatchObject({ type: '/problems/rate_limited', status: 429 });
+    expect((await server.get('/problems/nonsense', { key: null })).status).toBe(404);
+  });
+});
+
+describe('per-key rate limit', () => {
+  let server: TestVigil;
+  beforeAll(async () => {
+    server = await startTestVigil('pglite', { VIGIL_RATE_LIMIT_RPS: '1', VIGIL_RATE_LIMIT_BURST: '3' });
+  });
+  afterAll(async () => server?.close());
+
+  it('answers 429 with Retry-After above the limit, per key', async () => {
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await server.post('/events', { event: 'x' })).status);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    const limited = await server.post('/events', { event: 'x' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.body.code).toBe('rate_limited');
+    // Another key has its own bucket.
+    const other = await server.vigil.keys.create('write', 'other');
+    expect((await server.post('/events', { event: 'x' }, { key: other.key })).status).toBe(200);
+  });
+});
+
+describe('trusted proxies', () => {
+  let server: TestVigil;
+  beforeAll(async () => {
+    server = await startTestVigil('pglite', { VIGIL_TRUSTED_PROXIES: '127.0.0.1/32' });
+  });
+  afterAll(async () => server?.close());
+
+  it('honours X-Forwarded-For from a trusted proxy', async () => {
+    const res = await server.post('/events', { event: 'x' }, { headers: { 'x-forwarded-for': '192.0.2.55' } });
+    const again = await server.post('/events', { event: 'x', properties: { ip_address: '192.0.2.55' } });
+    // Same UA, language and network: the forwarded address was used for the handprint.
+    expect(res.body.handprint_id).toBe(again.body.handprint_id);
+  });
+});
+
+describe('internal errors', () => {
+  let server: TestVigil;
+  beforeAll(async () => {
+    server = await startTestVigil('pglite');
+  });
+  afterAll(async () => server?.close());
+
+  it('answer 503 without internals when the database fails mid-request', async () => {
+    // A real failure: the database is closed under the running server.
+    await server.database.close();
+    const res = await server.post('/events', { event: 'x' });
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.text).not.toMatch(/pglite|PGlite|stack|at .*\.js/);
+    expect((await server.get('/readyz', { key: null })).status).toBe(503);
+  });
+});
