@@ -1,0 +1,73 @@
+import type { HandprintFeatures } from "../handprint/features.js";
+import { normalizeComponents } from "../handprint/normalize.js";
+import { resolveHandprint, type HandprintStore } from "../handprint/service.js";
+import type { MatchResult } from "../handprint/match.js";
+import { signBrowserToken } from "../token/sign.js";
+import type { KeyRing } from "../token/types.js";
+import { validationProblem, type Problem } from "./problem.js";
+import { parseCollectRequest, type CollectRequest } from "./validate.js";
+
+export interface CollectDeps {
+  store: HandprintStore;
+  keys: KeyRing;
+  /** Server secret for handprint ids and lookup keys. */
+  salt: string;
+  now(): number;
+  randomBytes(length: number): Uint8Array;
+  tokenTtlSeconds?: number;
+}
+
+export interface CollectInput {
+  /** Parsed JSON body (the route has already enforced content type and the byte limit). */
+  body: unknown;
+  origin?: string | null;
+  userAgent?: string | null;
+}
+
+export interface CollectResponseBody {
+  handprint_id: string;
+  device_id: string;
+  confidence: number;
+  is_new_handprint: boolean;
+  browser_token: string;
+  expires_at: string;
+}
+
+export type CollectOutcome =
+  | {
+      status: 200;
+      body: CollectResponseBody;
+      /** For the server to keep (e.g. device_signals with the device, the match for audit); not sent to the browser. */
+      request: CollectRequest;
+      features: HandprintFeatures;
+      match: MatchResult;
+    }
+  | { status: 400; problem: Problem };
+
+/** POST /js/collect without the framework: validate, normalize, match, sign. */
+export async function handleCollect(input: CollectInput, deps: CollectDeps): Promise<CollectOutcome> {
+  const parsed = parseCollectRequest(input.body);
+  if (!parsed.ok) return { status: 400, problem: validationProblem(parsed.errors) };
+  const request = parsed.value;
+  const now = deps.now();
+  const features = normalizeComponents(request.components, { userAgent: input.userAgent ?? null });
+  const match = await resolveHandprint(deps.store, features, { now, salt: deps.salt, deviceId: request.device_id });
+  const { token, claims } = signBrowserToken(
+    { handprint_id: match.handprint_id, device_id: request.device_id, confidence: match.confidence, origin: input.origin ?? null },
+    { keys: deps.keys, now, randomBytes: deps.randomBytes, ...(deps.tokenTtlSeconds ? { ttlSeconds: deps.tokenTtlSeconds } : {}) },
+  );
+  return {
+    status: 200,
+    body: {
+      handprint_id: match.handprint_id,
+      device_id: request.device_id,
+      confidence: match.confidence,
+      is_new_handprint: match.is_new,
+      browser_token: token,
+      expires_at: new Date(claims.exp * 1000).toISOString(),
+    },
+    request,
+    features,
+    match,
+  };
+}
