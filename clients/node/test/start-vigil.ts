@@ -1,0 +1,114 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The real Vigil server CLI, built by `pnpm build` at the repository root. */
+export const SERVER_CLI = fileURLToPath(new URL('../../../server/dist/cli.js', import.meta.url));
+
+export interface RunningVigil {
+  /** Base address, e.g. http://127.0.0.1:41234 */
+  url: string;
+  writeKey: string;
+  /** Server output so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface StartVigilOptions {
+  /** Extra environment for `serve`, e.g. VIGIL_RATE_LIMIT_RPS. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts a real Vigil server on a fresh embedded database: keys are created first (the embedded
+ * database allows one process per data directory), then `serve` runs on a free port until
+ * GET /healthz answers 200.
+ */
+export async function startVigil(options: StartVigilOptions = {}): Promise<RunningVigil> {
+  if (!existsSync(SERVER_CLI)) {
+    throw new Error(`Vigil server is not built (${SERVER_CLI} missing): run \`pnpm install && pnpm build\` at the repository root`);
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'vigil-node-test-'));
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env, VIGIL_DATA_DIR: dataDir };
+  // This temp dir's embedded database, whatever DATABASE_URL the developer's shell has.
+  delete baseEnv.DATABASE_URL;
+  const writeKey = await createKey(baseEnv, 'write');
+
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_CLI, 'serve'], {
+    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+
+  const stop = async (): Promise<void> => {
+    await terminate(child);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(url, child, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, writeKey, output: () => output, stop };
+}
+
+async function createKey(env: NodeJS.ProcessEnv, kind: 'write' | 'client'): Promise<string> {
+  const { stdout } = await run(process.execPath, [SERVER_CLI, 'keys', 'create', '--kind', kind, '--name', `node-client-test-${kind}`, '--json'], {
+    env,
+    timeout: 60_000,
+  });
+  const line = stdout.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
+  if (line === undefined) throw new Error(`keys create printed no JSON:\n${stdout}`);
+  return (JSON.parse(line) as { key: string }).key;
+}
+
+/** A port nobody listens on right now (the OS picks it; we release it for the server). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`vigil serve exited (${child.exitCode ?? child.signalCode}):\n${output()}`);
+    }
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`vigil serve did not become healthy within 90 s:\n${output()}`);
+}
+
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
