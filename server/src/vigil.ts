@@ -8,6 +8,7 @@ import { Metrics } from './http/metrics.js';
 import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { createStages } from './risk/stages.js';
 
 export interface Vigil {
   app: FastifyInstance;
@@ -33,7 +34,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
   const ingestor = new Ingestor({
     database,
-    risk: { tagWeights: config.tagWeights },
+    risk: { tagWeights: config.tagWeights, stages: await createStages(config, database) },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
     observer: metrics,
   });

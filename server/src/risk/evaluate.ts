@@ -3,66 +3,92 @@ import type { DeviceInfo, Insights } from '../ingest/insights.js';
 import type { NormalizedEvent } from '../ingest/normalize.js';
 import type { Sightings } from '../ingest/sightings.js';
 import { scoreTags } from './score.js';
+import type { EvaluationItem, InsightStage, StageOutput } from './stage.js';
+import { severityOf } from './tags.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface EvaluationInput {
   eventId: string;
+  keyId: string;
   event: NormalizedEvent;
   handprintId: string;
 }
 
 export interface RiskOptions {
   tagWeights: Readonly<Record<string, number>>;
+  /** Insight sources, run in order; see risk/stages.ts. */
+  stages: readonly InsightStage[];
+}
+
+function toItem(input: EvaluationInput, sightings: Sightings): EvaluationItem {
+  const device = input.event.deviceId ? (sightings.devices.get(input.event.deviceId) ?? null) : null;
+  const firstSeen = device?.firstSeen ?? sightings.handprints.get(input.handprintId) ?? input.event.occurredAt;
+  const ageMs = Math.max(0, input.event.occurredAt.getTime() - firstSeen.getTime());
+  return { ...input, device, ageDays: Math.floor(ageMs / DAY_MS), isNew: ageMs < DAY_MS };
 }
 
 /**
  * Turns stored facts into insights for a batch of fresh (non-replayed) events, inside the group-commit
- * transaction so what is answered is exactly what is stored.
+ * transaction so what is answered is exactly what is stored. The built-in facts (age, new_device) come first,
+ * then each stage's output is merged; trust and the score are decided last, over every tag.
  */
-export async function evaluateBatch(
-  _tx: Tx,
-  batch: EvaluationInput[],
-  sightings: Sightings,
-  options: RiskOptions,
-): Promise<Insights[]> {
-  return batch.map(({ eventId, event, handprintId }) => {
-    const device = event.deviceId ? sightings.devices.get(event.deviceId) : undefined;
-    const firstSeen = device?.firstSeen ?? sightings.handprints.get(handprintId) ?? event.occurredAt;
-    const ageMs = Math.max(0, event.occurredAt.getTime() - firstSeen.getTime());
-    const ageDays = Math.floor(ageMs / DAY_MS);
-    const isNew = ageMs < DAY_MS;
+export async function evaluateBatch(tx: Tx, batch: EvaluationInput[], sightings: Sightings, options: RiskOptions): Promise<Insights[]> {
+  const items = batch.map((input) => toItem(input, sightings));
+  const outputs: StageOutput[][] = items.map(() => []);
+  for (const stage of options.stages) {
+    const results = await stage.run(tx, items, outputs);
+    results.forEach((result, i) => outputs[i]!.push(result));
+  }
+  return items.map((item, i) => assemble(item, outputs[i]!, options));
+}
 
-    const tags: string[] = [];
-    if (isNew) tags.push('new_device');
-
-    const deviceInfo: DeviceInfo = {
-      is_registered: false,
-      is_trusted: false,
-      registered_to: null,
-      registered_at: null,
-      role: null,
-      metadata: {},
-      age_days: ageDays,
-      is_new: isNew,
-      model: device?.model ?? event.model,
-      os_version: device?.osVersion ?? event.osVersion,
-      status: 'unregistered',
-    };
-    const score = scoreTags(tags, options.tagWeights);
-    return {
-      event_id: eventId,
-      device_id: event.deviceId,
-      handprint_id: handprintId,
-      current_tags: tags,
-      risk_score: score.risk_score,
-      score_breakdown: score.score_breakdown,
-      device_id_details: { age: { days: ageDays } },
-      behaviors: {},
-      device: deviceInfo,
-      email_intel: null,
-      phone_intel: null,
-      warnings: event.warnings,
-    };
-  });
+function assemble(item: EvaluationItem, outputs: StageOutput[], options: RiskOptions): Insights {
+  const { event } = item;
+  const tags = new Set<string>();
+  if (item.isNew) tags.add('new_device');
+  let device: DeviceInfo = {
+    is_registered: false,
+    is_trusted: false,
+    registered_to: null,
+    registered_at: null,
+    role: null,
+    metadata: {},
+    age_days: item.ageDays,
+    is_new: item.isNew,
+    model: item.device?.model ?? event.model,
+    os_version: item.device?.osVersion ?? event.osVersion,
+    status: 'unregistered',
+  };
+  let behaviors: Insights['behaviors'] = {};
+  let emailIntel: Insights['email_intel'] = null;
+  let phoneIntel: Insights['phone_intel'] = null;
+  const warnings = [...event.warnings];
+  for (const out of outputs) {
+    out.tags?.forEach((t) => tags.add(t));
+    if (out.device) device = { ...device, ...out.device };
+    if (out.behaviors) behaviors = { ...behaviors, ...out.behaviors };
+    if (out.email_intel !== undefined) emailIntel = out.email_intel;
+    if (out.phone_intel !== undefined) phoneIntel = out.phone_intel;
+    if (out.warnings) warnings.push(...out.warnings);
+  }
+  const currentTags = [...tags];
+  // Trusted: registered, active, and nothing Critical or High about this event.
+  device.is_trusted =
+    device.is_registered && device.status === 'active' && !currentTags.some((t) => ['critical', 'high'].includes(severityOf(t)));
+  const score = scoreTags(currentTags, options.tagWeights);
+  return {
+    event_id: item.eventId,
+    device_id: event.deviceId,
+    handprint_id: item.handprintId,
+    current_tags: currentTags,
+    risk_score: score.risk_score,
+    score_breakdown: score.score_breakdown,
+    device_id_details: { age: { days: item.ageDays } },
+    behaviors,
+    device,
+    email_intel: emailIntel,
+    phone_intel: phoneIntel,
+    warnings,
+  };
 }
