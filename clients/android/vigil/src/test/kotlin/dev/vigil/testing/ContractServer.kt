@@ -1,0 +1,106 @@
+package dev.vigil.testing
+
+import java.io.File
+import java.net.HttpURLConnection
+import java.net.ServerSocket
+import java.net.URL
+import java.nio.file.Files
+import java.util.concurrent.TimeUnit
+
+/**
+ * The real Vigil server (server/dist/cli.js), started once per test JVM on a free port with a fresh embedded
+ * database. Keys are created before `serve` because the embedded database allows one process per data dir.
+ */
+class ContractServer private constructor(
+    val url: String,
+    val clientKey: String,
+    val writeKey: String?,
+    private val process: Process,
+    private val dataDir: File,
+    val log: File,
+) {
+    fun stop() {
+        process.destroy()
+        if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
+        dataDir.deleteRecursively()
+    }
+
+    companion object {
+        private var running: ContractServer? = null
+
+        /** Set by `-Pregistry-contract`: the supervisor routes need a write key. */
+        private val wantsWriteKey get() = System.getProperty("vigil.contract.writeKey") == "true"
+
+        @Synchronized
+        fun get(): ContractServer = running ?: start().also { server ->
+            running = server
+            Runtime.getRuntime().addShutdownHook(Thread { server.stop() })
+        }
+
+        private fun repoRoot(): File {
+            val configured = System.getProperty("vigil.repoRoot")
+            val root = if (configured != null) File(configured) else File("../../..")
+            return root.canonicalFile
+        }
+
+        private fun start(): ContractServer {
+            val cli = File(repoRoot(), "server/dist/cli.js")
+            check(cli.isFile) {
+                "The Vigil server is not built: $cli is missing. Run `pnpm install && pnpm build` at the repository root first."
+            }
+            val dataDir = Files.createTempDirectory("vigil-android-contract").toFile()
+            val log = File(dataDir.parentFile, dataDir.name + ".log")
+            val env = mapOf("VIGIL_DATA_DIR" to File(dataDir, "db").path, "NO_COLOR" to "1")
+            val clientKey = createKey(cli, env, "client")
+            val writeKey = if (wantsWriteKey) createKey(cli, env, "write") else null
+            val port = ServerSocket(0).use { it.localPort }
+            val process = ProcessBuilder("node", cli.path, "serve")
+                .directory(dataDir)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .apply {
+                    environment().putAll(env)
+                    environment()["PORT"] = port.toString()
+                    environment()["HOST"] = "127.0.0.1"
+                }
+                .start()
+            val url = "http://127.0.0.1:$port"
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90)
+            while (true) {
+                if (!process.isAlive) error("the Vigil server exited (code ${process.exitValue()}):\n${log.readText()}")
+                if (healthy(url)) break
+                if (System.nanoTime() > deadline) {
+                    process.destroyForcibly()
+                    error("the Vigil server did not become healthy within 90 s:\n${log.readText()}")
+                }
+                Thread.sleep(200)
+            }
+            return ContractServer(url, clientKey, writeKey, process, dataDir, log)
+        }
+
+        private fun createKey(cli: File, env: Map<String, String>, kind: String): String {
+            val process = ProcessBuilder("node", cli.path, "keys", "create", "--kind", kind, "--name", "android-contract-$kind", "--json")
+                .redirectErrorStream(false)
+                .apply { environment().putAll(env) }
+                .start()
+            val out = process.inputStream.bufferedReader().readText()
+            val err = process.errorStream.bufferedReader().readText()
+            check(process.waitFor(120, TimeUnit.SECONDS) && process.exitValue() == 0) { "keys create failed: $out\n$err" }
+            return Regex("\"key\"\\s*:\\s*\"([^\"]+)\"").find(out)?.groupValues?.get(1)
+                ?: error("keys create printed no key: $out")
+        }
+
+        private fun healthy(url: String): Boolean = try {
+            val c = URL("$url/healthz").openConnection() as HttpURLConnection
+            c.connectTimeout = 500
+            c.readTimeout = 2000
+            try {
+                c.responseCode == 200
+            } finally {
+                c.disconnect()
+            }
+        } catch (e: Exception) {
+            false
+        }
+    }
+}
