@@ -2,3 +2,4 @@
 export * from './schema/keys.js';
 export * from './schema/events.js';
 export * from './schema/devices.js';
+export * from './schema/handprint-profiles.js';
