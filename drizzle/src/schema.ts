@@ -3,3 +3,5 @@ export * from './schema/keys.js';
 export * from './schema/events.js';
 export * from './schema/devices.js';
 export * from './schema/handprint-profiles.js';
+export * from './schema/registry.js';
+export * from './schema/supervisors.js';
