@@ -5,3 +5,5 @@ export * from './schema/devices.js';
 export * from './schema/handprint-profiles.js';
 export * from './schema/registry.js';
 export * from './schema/supervisors.js';
+export * from './schema/behaviors.js';
+export * from './schema/intel.js';

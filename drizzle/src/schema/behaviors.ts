@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Behavior definitions (velocity counters). The id is a hash of everything that changes what is counted, so a
+ * changed definition is a new row that gets backfilled, and the old row is disabled.
+ */
+export const behaviorDefinitions = pgTable(
+  'behavior_definitions',
+  {
+    /** `bhv_` + hash of the counting definition (group_by, operation, field, window, filters). */
+    id: text('id').primaryKey(),
+    /** Name in responses (`behaviors.<name>`); unique among enabled definitions. */
+    name: text('name').notNull(),
+    /** The definition as configured (snake_case, as in the config file). */
+    definition: jsonb('definition').$type<Record<string, unknown>>().notNull(),
+    /** `config` (VIGIL_CONFIG) or `admin` (service API / GraphQL). */
+    source: text('source', { enum: ['config', 'admin'] }).notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Width of one aggregate bucket in milliseconds (window / 32). */
+    bucketMs: bigint('bucket_ms', { mode: 'number' }).notNull(),
+    /** `backfilling` until every event stored before `created_at` has been counted, then `ready`. */
+    status: text('status', { enum: ['backfilling', 'ready'] }).notNull(),
+    /** Events received before this instant are counted by the backfill; later ones by ingestion. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Resume point of the backfill: the last (received_at, id) done, as `epochMs id`. */
+    backfillCursor: text('backfill_cursor'),
+    backfillDone: bigint('backfill_done', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('behavior_definitions_enabled_name_uq').on(t.name).where(sql`${t.enabled}`)],
+);
+
+/**
+ * One row per (event, behavior) the event matched: the exact record used for the partial buckets at a window's
+ * edges. It is an index of events per behavior and group, so edge reads are index range scans.
+ */
+export const behaviorPoints = pgTable(
+  'behavior_points',
+  {
+    behaviorId: text('behavior_id').notNull(),
+    groupKey: text('group_key').notNull(),
+    /** Event time in epoch milliseconds. */
+    at: bigint('at', { mode: 'number' }).notNull(),
+    /** The numeric field for `sum` (null when missing or not numeric). */
+    value: doublePrecision('value'),
+    /** The field's value for `unique` (null when missing). */
+    item: text('item'),
+  },
+  (t) => [index('behavior_points_lookup_idx').on(t.behaviorId, t.groupKey, t.at)],
+);
+
+/** Aggregates per behavior, group and time bucket (`bucket` = floor(at / bucket_ms)). */
+export const behaviorBuckets = pgTable(
+  'behavior_buckets',
+  {
+    behaviorId: text('behavior_id').notNull(),
+    groupKey: text('group_key').notNull(),
+    bucket: bigint('bucket', { mode: 'number' }).notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+    sum: doublePrecision('sum').notNull(),
+    /** Distinct values while at most the exact bound; null once the bucket switched to `hll`. */
+    items: text('items').array(),
+    /** HyperLogLog registers (2^12 bytes) once the bucket holds more distinct values than the exact bound. */
+    hll: bytea('hll'),
+  },
+  (t) => [primaryKey({ columns: [t.behaviorId, t.groupKey, t.bucket] })],
+);
