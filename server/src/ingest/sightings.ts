@@ -1,6 +1,7 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { devices, handprints } from '@vigil/drizzle/schema';
 import type { Tx } from '../db/handle.js';
+import { column, epochMs, rows } from '../db/rows.js';
 import { newId } from '../ids.js';
 import type { NormalizedEvent } from './normalize.js';
 
@@ -67,92 +68,112 @@ export async function recordSightings(tx: Tx, batch: { event: NormalizedEvent; h
   };
 }
 
-async function recordDevices(tx: Tx, spans: Map<string, Span>): Promise<Map<string, DeviceSighting>> {
-  const rows = byKey(spans);
-  const seen = new Map<string, DeviceSighting>();
-  const inserted = await tx
-    .insert(devices)
-    .values(
-      rows.map(([deviceId, s]) => ({
-        id: newId('dev'),
-        deviceId,
-        firstSeen: s.first,
-        lastSeen: s.last,
-        handprintId: s.lastHandprint,
-        model: s.model,
-        osVersion: s.osVersion,
-      })),
-    )
-    .onConflictDoNothing({ target: devices.deviceId })
-    .returning({ deviceId: devices.deviceId });
-  const fresh = new Set(inserted.map((r) => r.deviceId));
-  for (const [deviceId, s] of rows) {
-    if (fresh.has(deviceId)) seen.set(deviceId, { firstSeen: s.first, model: s.model, osVersion: s.osVersion });
-  }
-  const known = rows.filter(([deviceId]) => !fresh.has(deviceId));
-  if (known.length === 0) return seen;
+interface Known {
+  key: string;
+  fresh: boolean;
+  first_ms: number | null;
+  last_ms: number | null;
+  model: string | null;
+  os_version: string | null;
+}
 
-  const existing = await tx
-    .select({
-      deviceId: devices.deviceId,
-      firstSeen: devices.firstSeen,
-      lastSeen: devices.lastSeen,
-      model: devices.model,
-      osVersion: devices.osVersion,
-    })
-    .from(devices)
-    .where(inArray(devices.deviceId, known.map(([id]) => id)));
-  const current = new Map(existing.map((r) => [r.deviceId, r]));
-  for (const [deviceId, s] of known) {
-    const row = current.get(deviceId);
-    if (!row) continue;
-    const firstSeen = s.first < row.firstSeen ? s.first : row.firstSeen;
+/**
+ * One statement inserts the new rows (conflicts ignored) and reads the known ones. A row committed by another
+ * process after this statement's snapshot is neither inserted nor seen; it is read again separately (rare).
+ */
+async function upsertAndRead(
+  tx: Tx,
+  table: 'devices' | 'handprints',
+  rowsIn: [string, Span][],
+): Promise<Map<string, Known>> {
+  const keyCol = table === 'devices' ? 'device_id' : 'handprint_id';
+  const keys = rowsIn.map(([k]) => k);
+  const first = rowsIn.map(([, s]) => s.first.toISOString());
+  const last = rowsIn.map(([, s]) => s.last.toISOString());
+  const insert =
+    table === 'devices'
+      ? sql`INSERT INTO devices (id, device_id, first_seen, last_seen, handprint_id, model, os_version)
+            SELECT id, k, f::timestamptz, l::timestamptz, hp, model, os FROM input ORDER BY k
+            ON CONFLICT (device_id) DO NOTHING RETURNING device_id AS k`
+      : sql`INSERT INTO handprints (handprint_id, first_seen, last_seen)
+            SELECT k, f::timestamptz, l::timestamptz FROM input ORDER BY k
+            ON CONFLICT (handprint_id) DO NOTHING RETURNING handprint_id AS k`;
+  const extra =
+    table === 'devices'
+      ? sql`, ${column(rowsIn.map(() => newId('dev')), 'text')}, ${column(rowsIn.map(([, s]) => s.lastHandprint), 'text')},
+           ${column(rowsIn.map(([, s]) => s.model), 'text')}, ${column(rowsIn.map(([, s]) => s.osVersion), 'text')}`
+      : sql``;
+  const names = table === 'devices' ? sql`(k, f, l, id, hp, model, os)` : sql`(k, f, l)`;
+  const modelCols = table === 'devices' ? sql`d.model, d.os_version` : sql`NULL::text AS model, NULL::text AS os_version`;
+  const read = (where: ReturnType<typeof sql>) =>
+    sql`SELECT d.${sql.raw(keyCol)} AS key, false AS fresh, ${epochMs('d.first_seen')} AS first_ms,
+               ${epochMs('d.last_seen')} AS last_ms, ${modelCols}
+        FROM ${sql.raw(table)} d ${where}`;
+  const result = await rows<Known>(
+    tx,
+    sql`WITH input AS (SELECT * FROM unnest(${column(keys, 'text')}, ${column(first, 'text')}, ${column(last, 'text')}${extra}) AS t${names}),
+         ins AS (${insert})
+        ${read(sql`JOIN input ON input.k = d.${sql.raw(keyCol)}`)}
+        UNION ALL
+        SELECT k, true, NULL, NULL, NULL, NULL FROM ins`,
+  );
+  const found = new Map(result.map((r) => [r.key, r]));
+  const missing = keys.filter((k) => !found.has(k));
+  if (missing.length > 0) {
+    for (const r of await rows<Known>(tx, read(sql`WHERE d.${sql.raw(keyCol)} = ANY(${column(missing, 'text')})`))) found.set(r.key, r);
+  }
+  return found;
+}
+
+async function recordDevices(tx: Tx, spans: Map<string, Span>): Promise<Map<string, DeviceSighting>> {
+  const rowsIn = byKey(spans);
+  const known = await upsertAndRead(tx, 'devices', rowsIn);
+  const seen = new Map<string, DeviceSighting>();
+  for (const [deviceId, s] of rowsIn) {
+    const row = known.get(deviceId);
+    if (!row || row.fresh) {
+      seen.set(deviceId, { firstSeen: s.first, model: s.model, osVersion: s.osVersion });
+      continue;
+    }
+    const rowFirst = new Date(row.first_ms!);
+    const firstSeen = s.first < rowFirst ? s.first : rowFirst;
     const model = s.model ?? row.model;
-    const osVersion = s.osVersion ?? row.osVersion;
+    const osVersion = s.osVersion ?? row.os_version;
     seen.set(deviceId, { firstSeen, model, osVersion });
-    const stale = s.last.getTime() - row.lastSeen.getTime() >= LAST_SEEN_RESOLUTION_MS;
-    if (firstSeen < row.firstSeen || stale || model !== row.model || osVersion !== row.osVersion) {
+    const stale = s.last.getTime() - row.last_ms! >= LAST_SEEN_RESOLUTION_MS;
+    if (firstSeen < rowFirst || stale || model !== row.model || osVersion !== row.os_version) {
       await tx
         .update(devices)
         .set({
           firstSeen: sql`LEAST(${devices.firstSeen}, ${firstSeen})`,
           lastSeen: sql`GREATEST(${devices.lastSeen}, ${s.last})`,
-          handprintId: s.last >= row.lastSeen ? s.lastHandprint : sql`${devices.handprintId}`,
+          handprintId: s.last.getTime() >= row.last_ms! ? s.lastHandprint : sql`${devices.handprintId}`,
           model,
           osVersion,
         })
-        .where(inArray(devices.deviceId, [deviceId]));
+        .where(eq(devices.deviceId, deviceId));
     }
   }
   return seen;
 }
 
 async function recordHandprints(tx: Tx, spans: Map<string, Span>): Promise<Map<string, Date>> {
-  const rows = byKey(spans);
+  const rowsIn = byKey(spans);
+  const known = await upsertAndRead(tx, 'handprints', rowsIn);
   const seen = new Map<string, Date>();
-  const inserted = await tx
-    .insert(handprints)
-    .values(rows.map(([handprintId, s]) => ({ handprintId, firstSeen: s.first, lastSeen: s.last })))
-    .onConflictDoNothing({ target: handprints.handprintId })
-    .returning({ handprintId: handprints.handprintId });
-  const fresh = new Set(inserted.map((r) => r.handprintId));
-  for (const [id, s] of rows) if (fresh.has(id)) seen.set(id, s.first);
-  const known = rows.filter(([id]) => !fresh.has(id));
-  if (known.length === 0) return seen;
-  const existing = await tx
-    .select({ handprintId: handprints.handprintId, firstSeen: handprints.firstSeen, lastSeen: handprints.lastSeen })
-    .from(handprints)
-    .where(inArray(handprints.handprintId, known.map(([id]) => id)));
-  const current = new Map(existing.map((r) => [r.handprintId, r]));
-  for (const [id, s] of known) {
-    const row = current.get(id);
-    if (!row) continue;
-    seen.set(id, s.first < row.firstSeen ? s.first : row.firstSeen);
-    if (s.first < row.firstSeen || s.last.getTime() - row.lastSeen.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+  for (const [id, s] of rowsIn) {
+    const row = known.get(id);
+    if (!row || row.fresh) {
+      seen.set(id, s.first);
+      continue;
+    }
+    const rowFirst = new Date(row.first_ms!);
+    seen.set(id, s.first < rowFirst ? s.first : rowFirst);
+    if (s.first < rowFirst || s.last.getTime() - row.last_ms! >= LAST_SEEN_RESOLUTION_MS) {
       await tx
         .update(handprints)
         .set({ firstSeen: sql`LEAST(${handprints.firstSeen}, ${s.first})`, lastSeen: sql`GREATEST(${handprints.lastSeen}, ${s.last})` })
-        .where(and(inArray(handprints.handprintId, [id])));
+        .where(eq(handprints.handprintId, id));
     }
   }
   return seen;

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { events } from '@vigil/drizzle/schema';
 import type { Tx } from '../db/handle.js';
+import { column, rows } from '../db/rows.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
 import type { Insights } from './insights.js';
@@ -69,31 +70,8 @@ export async function storeBatch(tx: Tx, batch: PendingEvent[], risk: RiskOption
     const pending = fresh.map((i) => ({ ...batch[i]!, eventId: newId('evt') }));
     const sightings = await recordSightings(tx, pending);
     const insights = await evaluateBatch(tx, pending, sightings, risk);
-    const inserted = await tx
-      .insert(events)
-      .values(
-        pending.map((p, j) => ({
-          id: p.eventId,
-          keyId: p.keyId,
-          idempotencyKey: p.event.idempotencyKey,
-          name: p.event.name,
-          identity: p.event.identity,
-          deviceId: p.event.deviceId,
-          handprintId: p.handprintId,
-          sessionId: p.event.sessionId,
-          ip: p.event.ip,
-          userAgent: p.event.userAgent,
-          properties: p.event.properties,
-          tags: insights[j]!.current_tags,
-          riskScore: insights[j]!.risk_score,
-          response: insights[j]!,
-          occurredAt: p.event.occurredAt,
-          receivedAt: p.event.receivedAt,
-        })),
-      )
-      .onConflictDoNothing({ target: [events.keyId, events.idempotencyKey] })
-      .returning({ id: events.id });
-    const stored = new Set(inserted.map((r) => r.id));
+    const inserted = await insertEvents(tx, pending, insights);
+    const stored = new Set(inserted);
     fresh.forEach((i, j) => {
       outcomes[i] = { insights: insights[j]!, replayed: false };
     });
@@ -126,4 +104,33 @@ async function findStored(tx: Tx, pairs: [string, string][]): Promise<Map<string
     for (const r of rows) found.set(idemKey(keyId, r.idempotencyKey!), r.response as unknown as Insights);
   }
   return found;
+}
+
+/** Inserts the batch's events in one statement; returns the ids actually written. */
+async function insertEvents(tx: Tx, pending: (PendingEvent & { eventId: string })[], insights: Insights[]): Promise<string[]> {
+  const col = <T>(f: (p: PendingEvent & { eventId: string }, i: number) => T) => pending.map(f);
+  const written = await rows<{ id: string }>(
+    tx,
+    sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
+          user_agent, properties, tags, risk_score, response, occurred_at, received_at)
+        SELECT id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip, user_agent,
+          properties::jsonb, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), risk_score, response::jsonb,
+          occurred_at::timestamptz, received_at::timestamptz
+        FROM unnest(${column(col((p) => p.eventId), 'text')}, ${column(col((p) => p.keyId), 'text')},
+          ${column(col((p) => p.event.idempotencyKey), 'text')}, ${column(col((p) => p.event.name), 'text')},
+          ${column(col((p) => p.event.identity), 'text')}, ${column(col((p) => p.event.deviceId), 'text')},
+          ${column(col((p) => p.handprintId), 'text')}, ${column(col((p) => p.event.sessionId), 'text')},
+          ${column(col((p) => p.event.ip), 'text')}, ${column(col((p) => p.event.userAgent), 'text')},
+          ${column(col((p) => JSON.stringify(p.event.properties)), 'text')},
+          ${column(col((_, i) => JSON.stringify(insights[i]!.current_tags)), 'text')},
+          ${column(col((_, i) => insights[i]!.risk_score), 'float8')},
+          ${column(col((_, i) => JSON.stringify(insights[i]!)), 'text')},
+          ${column(col((p) => p.event.occurredAt.toISOString()), 'text')},
+          ${column(col((p) => p.event.receivedAt.toISOString()), 'text')})
+          AS t(id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip, user_agent,
+               properties, tags, risk_score, response, occurred_at, received_at)
+        ON CONFLICT (key_id, idempotency_key) DO NOTHING
+        RETURNING id`,
+  );
+  return written.map((r) => r.id);
 }

@@ -84,6 +84,17 @@ describe.each(testDrivers())('POST /events on %s', (driver) => {
     expect(now.body.risk_score).toBe(0);
   });
 
+  it('moves first seen earlier when a late offline event arrives', async () => {
+    const now = await server.post('/events', { event: 'login', properties: { device_id: 'dev-late' } });
+    expect(now.body.device_id_details.age.days).toBe(0);
+    const offline = new Date(Date.now() - 2 * DAY - 60_000).toISOString();
+    const late = await server.post('/events', { event: 'transfer', properties: { device_id: 'dev-late', timestamp: offline } });
+    expect(late.status).toBe(200);
+    const after = await server.post('/events', { event: 'login', properties: { device_id: 'dev-late' } });
+    expect(after.body.device_id_details.age.days).toBe(2);
+    expect(after.body.current_tags).not.toContain('new_device');
+  });
+
   it('gives the same handprint for the same signals and another for different ones', async () => {
     const send = (ua: string) => server.post('/events', { event: 'view', properties: { user_agent: ua, ip_address: '198.51.100.20' } });
     const a = await send('Agent/A');
