@@ -7,6 +7,8 @@ export const errorCatalog = {
   invalid_json: { status: 400, title: 'The body is not valid JSON' },
   unauthorized: { status: 401, title: 'Missing, unknown or revoked credentials' },
   forbidden: { status: 403, title: 'These credentials may not use this route' },
+  origin_not_allowed: { status: 403, title: 'This page origin may not call the /js endpoints' },
+  write_key_not_allowed: { status: 403, title: 'A write key must never be used from a browser' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },

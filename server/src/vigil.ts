@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { KeyStore } from './auth/key-store.js';
 import type { Config } from './config/load.js';
 import type { DatabaseHandle } from './db/handle.js';
+import { createBrowserSupport } from './handprint/browser.js';
 import { openDatabase } from './db/open.js';
 import { buildApp } from './http/app.js';
 import { Metrics } from './http/metrics.js';
@@ -42,7 +43,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     env.VIGIL_RATE_LIMIT_RPS === 0
       ? noopRateLimiter
       : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
-  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger });
+  const browser = await createBrowserSupport(env, database);
+  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser });
   await keys.start((error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled'));
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));

@@ -5,6 +5,21 @@ const csv = z
   .string()
   .transform((s) => s.split(',').map((part) => part.trim()).filter(Boolean));
 
+/** `kid:secret,kid:secret`: browser_token keys, the first one signs; HMAC keys shorter than 32 bytes are refused. */
+const tokenSecrets = z.string().transform((s, ctx) => {
+  const keys = s.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
+    const at = part.indexOf(':');
+    return { kid: at > 0 ? part.slice(0, at) : '', secret: at > 0 ? part.slice(at + 1) : '' };
+  });
+  if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'give at least one kid:secret' });
+  for (const { kid, secret } of keys) {
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(kid)) ctx.addIssue({ code: 'custom', message: `kid "${kid}" must be 1-32 of [A-Za-z0-9_-] before the colon` });
+    else if (Buffer.byteLength(secret) < 32) ctx.addIssue({ code: 'custom', message: `secret of kid "${kid}" must be at least 32 bytes` });
+  }
+  if (new Set(keys.map((k) => k.kid)).size !== keys.length) ctx.addIssue({ code: 'custom', message: 'kids must be unique' });
+  return keys;
+});
+
 /**
  * Every environment variable Vigil reads, with its default. This is the one place defaults live;
  * the README's configuration reference mirrors it.
@@ -36,6 +51,22 @@ export const envSchema = z.object({
   VIGIL_KEY_USAGE_FLUSH_SECONDS: int(1, 3600).default(30),
   /** pino log level. */
   VIGIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Page origins allowed to call /js/* (exact, `https://*.example.com`, or `*` for development). Empty: none. */
+  VIGIL_JS_ALLOWED_ORIGINS: csv.default([]),
+  /** browser_token signing keys `kid:secret,…` (secret ≥ 32 bytes); the first signs. Unset: generated once, kept in the database. */
+  VIGIL_JS_TOKEN_SECRETS: tokenSecrets.optional(),
+  /** Lifetime of a browser_token, seconds. */
+  VIGIL_JS_TOKEN_TTL_SECONDS: int(60, 3600).default(600),
+  /** How many POST /events may use one browser_token. */
+  VIGIL_JS_TOKEN_MAX_USES: int(1, 1000).default(5),
+  /** Secret mixed into handprint ids and lookup keys (≥ 16 chars). Unset: generated once, kept in the database. */
+  VIGIL_HANDPRINT_SALT: z.string().min(16).optional(),
+  /** POST /js/collect per client IP: sustained requests per second (0 disables) and burst. */
+  VIGIL_JS_COLLECT_RPS: int(0, 1_000_000).default(1),
+  VIGIL_JS_COLLECT_BURST: int(1, 10_000_000).default(20),
+  /** POST /js/events per client IP: sustained requests per second (0 disables) and burst. */
+  VIGIL_JS_EVENTS_RPS: int(0, 1_000_000).default(10),
+  VIGIL_JS_EVENTS_BURST: int(1, 10_000_000).default(100),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMeth
 import type { KeyStore } from '../auth/key-store.js';
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
+import type { BrowserSupport } from '../handprint/browser.js';
 import { VigilError } from '../errors.js';
 import type { Ingestor } from '../ingest/ingestor.js';
 import { limits } from '../ingest/limits.js';
@@ -9,6 +10,7 @@ import type { Metrics } from './metrics.js';
 import { sendProblem, toVigilError } from './problem.js';
 import type { RateLimiter } from './rate-limit/interface.js';
 import { eventRoutes } from './routes/events.js';
+import { jsRoutes } from './routes/js.js';
 import { operationRoutes } from './routes/operations.js';
 
 /** Everything the HTTP layer needs, passed in one object so tests can build an app around real parts. */
@@ -20,6 +22,8 @@ export interface AppOptions {
   rateLimiter: RateLimiter;
   metrics: Metrics;
   logger: FastifyServerOptions['logger'];
+  /** /js endpoints and the browser_token link on POST /events. */
+  browser: BrowserSupport;
 }
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -59,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   operationRoutes(app, options);
   eventRoutes(app, { ...options, log: app.log });
+  jsRoutes(app, { ...options, env: options.config.env, log: app.log });
 
   // A known path with the wrong method is 405 with Allow, not 404.
   for (const [url, methods] of [...routes]) {

@@ -36,6 +36,8 @@ export interface NormalizedEvent {
   occurredAt: Date;
   receivedAt: Date;
   warnings: Warning[];
+  /** A handprint established elsewhere (a verified browser_token); it wins over the server-side one. */
+  handprintId?: string | null;
 }
 
 /** IPv4-mapped IPv6 (::ffff:1.2.3.4) is the same client as 1.2.3.4. */

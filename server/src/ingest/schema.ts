@@ -67,6 +67,13 @@ export const magicPropertiesSchema = z.object({
     .describe('ISO 8601 time the event happened (default: now); at most 5 minutes in the future.'),
   device_model: text(200).optional().describe('Device model, reported in device.model.'),
   os_version: text(100).optional().describe('OS version, reported in device.os_version.'),
+  browser_token: text(2048)
+    .optional()
+    .describe('Token from the browser library (get().browser_token): links the event to that browser\'s handprint and device_id. Refused tokens are reported in warnings.'),
+  device_signals: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Automation and integrity evidence from a client library (device_signals block), passed through as given.'),
 });
 
 export const eventInputSchema = z

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toProblem, VigilError, type Problem } from '../../errors.js';
+import type { BrowserSupport } from '../../handprint/browser.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
 import type { Insights } from '../../ingest/insights.js';
 import { limits } from '../../ingest/limits.js';
@@ -10,6 +11,8 @@ import { validationError } from '../problem.js';
 
 export interface EventRouteDeps extends GuardDeps {
   ingestor: Ingestor;
+  /** Links events carrying properties.browser_token to the browser's handprint and device. */
+  browser: BrowserSupport;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -68,6 +71,7 @@ async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContex
   const parsed = eventInputSchema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, 'Invalid event', prefix);
   const event = normalizeEvent(parsed.data, ctx);
+  await deps.browser.linkBackendEvent(event);
   try {
     return (await deps.ingestor.submit(ctx.keyId, event)).insights;
   } catch (error) {

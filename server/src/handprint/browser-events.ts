@@ -1,0 +1,70 @@
+import { prepareBrowserEvents, type KeyRing, type Problem as KitProblem } from '@vigil/browser/server-kit';
+import { toProblem, VigilError, type Problem } from '../errors.js';
+import type { Ingestor } from '../ingest/ingestor.js';
+import { normalizeEvent, type RequestContext } from '../ingest/normalize.js';
+import { eventInputSchema } from '../ingest/schema.js';
+import { validationError } from '../http/problem.js';
+import type { DbHandprintProfiles } from './profile-store.js';
+
+export interface BrowserEventsDeps {
+  keys: KeyRing;
+  ingestor: Ingestor;
+  profiles: DbHandprintProfiles;
+  now(): number;
+  log: { error(obj: object, msg: string): void };
+}
+
+/** The browser sees whether each event was stored, never its insights (risk must not be probeable from a page). */
+export type BrowserEventResult = { status: 200; event_id: string } | { status: number; error: Problem };
+
+export interface BrowserEventsAnswer {
+  results: BrowserEventResult[];
+  warnings?: { code: string; message: string }[];
+}
+
+/** server-kit problems carry a code of their own; validation is the only kind prepareBrowserEvents returns. */
+export function kitProblemError(problem: KitProblem): VigilError {
+  return new VigilError('validation_failed', problem.detail, problem.errors ? { errors: problem.errors } : {});
+}
+
+/**
+ * POST /js/events: the page's batch, each event ingested through the same path as POST /events. The handprint is
+ * the token's when the token verifies (not replay-counted: the page re-sends its token with every batch), else
+ * the one this device_id was last collected with; an unusable token never loses the events.
+ */
+export async function ingestBrowserEvents(body: unknown, ctx: RequestContext, deps: BrowserEventsDeps): Promise<BrowserEventsAnswer> {
+  // ip and user agent come from the connection (ctx), never from the page's body.
+  const prepared = prepareBrowserEvents(body, { keys: deps.keys, now: deps.now, ip: null, userAgent: null });
+  if (prepared.status !== 200) throw kitProblemError(prepared.problem);
+  const deviceId = typeof (body as { device_id?: unknown }).device_id === 'string' ? (body as { device_id: string }).device_id : null;
+  const handprintId = prepared.claims?.hp ?? (deviceId ? await deps.profiles.handprintOfDevice(deviceId).catch(() => null) : null);
+  const results = await Promise.all(
+    prepared.items.map(async (item, i): Promise<BrowserEventResult> => {
+      if (!item.ok) return { status: 400, error: toProblem(kitProblemError(item.problem)) };
+      try {
+        const { browser_token: _token, ...properties } = item.ingest.properties;
+        const parsed = eventInputSchema.safeParse({ ...item.ingest, properties });
+        if (!parsed.success) throw validationError(parsed.error, 'Invalid event', `events.${i}`);
+        const event = normalizeEvent(parsed.data, ctx);
+        event.handprintId = handprintId;
+        const outcome = await deps.ingestor.submit(ctx.keyId, event).catch((error: unknown) => {
+          deps.log.error({ err: error }, 'browser event could not be stored');
+          throw new VigilError('unavailable', 'The event could not be stored; it will be retried');
+        });
+        return { status: 200, event_id: outcome.insights.event_id };
+      } catch (error) {
+        const failure = error instanceof VigilError ? error : new VigilError('internal', 'An internal error occurred');
+        return { status: failure.status, error: toProblem(failure) };
+      }
+    }),
+  );
+  // The library drops items answered individually; a storage failure must make it retry the batch instead
+  // (events already stored are answered from their event_id on the retry, not stored twice).
+  if (results.some((r) => r.status >= 500)) {
+    throw new VigilError('unavailable', 'The events could not be stored; retry the batch', { headers: { 'Retry-After': '1' } });
+  }
+  const warnings = prepared.token_warning
+    ? [{ code: prepared.token_warning, message: 'browser_token was not used; the events were linked by device_id' }]
+    : undefined;
+  return { results, ...(warnings ? { warnings } : {}) };
+}

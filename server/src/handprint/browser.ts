@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { apiKeys } from '@vigil/drizzle/schema';
+import { handleCollect, type CollectResponseBody, type CorsPolicy } from '@vigil/browser/server-kit';
+import type { Env } from '../config/env.js';
+import type { DatabaseHandle } from '../db/handle.js';
+import { VigilError } from '../errors.js';
+import type { NormalizedEvent } from '../ingest/normalize.js';
+import { applyBrowserToken } from './backend-link.js';
+import { kitProblemError } from './browser-events.js';
+import { DbHandprintProfiles } from './profile-store.js';
+import { DbReplayCounter } from './replay-counter.js';
+import { loadBrowserSecrets, type BrowserSecrets } from './secrets.js';
+
+/**
+ * Browser events sent without a client key are stored under this key row (events need a key for idempotency
+ * scope). Its hash is not a SHA-256 hex string, so no presented key can ever authenticate as it.
+ */
+export const PAGES_KEY = { id: 'key_js_pages', hash: 'internal:js-pages', name: 'browser pages without a client key (/js/events)' };
+
+/** Everything the /js routes and the browser_token link need, built once per Vigil. */
+export class BrowserSupport {
+  readonly profiles: DbHandprintProfiles;
+  readonly replay: DbReplayCounter;
+  readonly policy: CorsPolicy;
+  private pagesKey: Promise<string> | undefined;
+
+  constructor(
+    private readonly env: Env,
+    private readonly database: DatabaseHandle,
+    readonly secrets: BrowserSecrets,
+    readonly now: () => number = Date.now,
+  ) {
+    this.profiles = new DbHandprintProfiles(database);
+    this.replay = new DbReplayCounter(database, now);
+    this.policy = { allowedOrigins: env.VIGIL_JS_ALLOWED_ORIGINS };
+  }
+
+  /** POST /js/collect: components → handprint (matched against stored profiles), device_id echo, signed token. */
+  async collect(input: { body: unknown; origin: string | null; userAgent: string | null }): Promise<CollectResponseBody> {
+    const body = (typeof input.body === 'object' && input.body !== null ? input.body : {}) as Record<string, unknown>;
+    const signals = body.device_signals;
+    const store = this.profiles.forReading({
+      deviceId: typeof body.device_id === 'string' ? body.device_id : null,
+      deviceSignals: typeof signals === 'object' && signals !== null && !Array.isArray(signals) ? (signals as Record<string, unknown>) : null,
+    });
+    const outcome = await handleCollect(input, {
+      store,
+      keys: this.secrets.keys,
+      salt: this.secrets.salt,
+      now: this.now,
+      randomBytes: (n) => randomBytes(n),
+      tokenTtlSeconds: this.env.VIGIL_JS_TOKEN_TTL_SECONDS,
+    });
+    if (outcome.status !== 200) throw kitProblemError(outcome.problem);
+    return outcome.body;
+  }
+
+  /** POST /events with properties.browser_token (see applyBrowserToken). */
+  linkBackendEvent(event: NormalizedEvent): Promise<void> {
+    return applyBrowserToken(event, {
+      keys: this.secrets.keys,
+      replay: this.replay,
+      maxUses: this.env.VIGIL_JS_TOKEN_MAX_USES,
+      profiles: this.profiles,
+      now: this.now,
+    });
+  }
+
+  /** The key id that browser events without a client key are stored under, created on first use. */
+  pagesKeyId(): Promise<string> {
+    this.pagesKey ??= (async () => {
+      await this.database.db
+        .insert(apiKeys)
+        .values({ id: PAGES_KEY.id, kind: 'client', name: PAGES_KEY.name, hash: PAGES_KEY.hash, displayPrefix: '(internal)' })
+        .onConflictDoNothing();
+      return PAGES_KEY.id;
+    })().catch((error: unknown) => {
+      this.pagesKey = undefined;
+      throw error instanceof VigilError ? error : new VigilError('unavailable', 'The events could not be stored; retry them');
+    });
+    return this.pagesKey;
+  }
+}
+
+export async function createBrowserSupport(env: Env, database: DatabaseHandle): Promise<BrowserSupport> {
+  return new BrowserSupport(env, database, await loadBrowserSecrets(env, database));
+}
