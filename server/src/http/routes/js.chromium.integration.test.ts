@@ -1,0 +1,170 @@
+import { and, eq } from 'drizzle-orm';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events } from '@vigil/drizzle/schema';
+import { testDrivers } from '../../test-support/databases.js';
+import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
+import {
+  cores,
+  launchChromium,
+  openShop,
+  startStaticSite,
+  visit,
+  type PageSignals,
+  type StaticSite,
+  type VisitOptions,
+} from '../../test-support/chromium.js';
+
+/** A desktop-like machine: the screen is fixed, the window (viewport) may change. */
+const DESKTOP: VisitOptions = {
+  screen: { width: 1920, height: 1080 },
+  viewport: { width: 1280, height: 720 },
+  deviceScaleFactor: 1,
+  timezoneId: 'Europe/Berlin',
+  locale: 'de-DE',
+};
+
+let browser: Browser;
+let site: StaticSite;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  site = await startStaticSite();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+describe.each(testDrivers())('the browser library in real Chromium against the real server on %s', (driver) => {
+  let server: TestVigil;
+  let baseline: PageSignals;
+  const codes = (body: { warnings: { code: string }[] }) => body.warnings.map((w) => w.code);
+
+  beforeAll(async () => {
+    // Only the site's 127.0.0.1 origin is allowed; the same site on localhost is a different, refused origin.
+    server = await startTestVigil(driver, { VIGIL_JS_ALLOWED_ORIGINS: site.origin, VIGIL_JS_COLLECT_RPS: '0', VIGIL_JS_TOKEN_MAX_USES: '2' });
+    baseline = await visit(browser, site, server.url, DESKTOP);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('works as a new user tries it: a static page with the one-line tag, setup, identify, track and get', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/shop.html?vigil=${encodeURIComponent(server.url)}`);
+    const { tracked, signals } = await page.evaluate(
+      () => (window as unknown as { vigilResult: Promise<{ tracked: { status: string }; signals: PageSignals }> }).vigilResult,
+    );
+    await context.close();
+    expect(signals.error).toBeUndefined();
+    expect(signals).toMatchObject({
+      handprint_id: baseline.handprint_id,
+      device_id: expect.stringMatching(/^web_/),
+      browser_token: expect.stringMatching(/^vbt1\./),
+    });
+    expect(tracked.status).toBe('sent');
+
+    // The page's own event went through normal ingestion with the browser's handprint and identity.
+    const [stored] = await server.database.db
+      .select()
+      .from(events)
+      .where(and(eq(events.name, 'login'), eq(events.deviceId, signals.device_id!)));
+    expect(stored).toMatchObject({ identity: 'user-42', handprintId: signals.handprint_id, properties: { method: 'password' } });
+
+    // The backend forwards the token and sees the same handprint and device.
+    const res = await server.post('/events', { event: 'login', identity: 'user-42', properties: { browser_token: signals.browser_token } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ handprint_id: signals.handprint_id, device_id: signals.device_id, warnings: [] });
+  });
+
+  it('keeps the handprint and gives a new device_id when storage is cleared', async () => {
+    const shop = await openShop(browser, site, server.url, DESKTOP);
+    const before = await shop.get();
+    await shop.page.evaluate(() => localStorage.clear());
+    await shop.context.clearCookies();
+    await shop.page.reload();
+    await shop.setup();
+    const after = await shop.get();
+    await shop.context.close();
+    expect(before.handprint_id).toBe(baseline.handprint_id);
+    expect(after.handprint_id).toBe(baseline.handprint_id);
+    expect(after.device_id).toMatch(/^web_/);
+    expect(after.device_id).not.toBe(before.device_id);
+    expect(after.is_new_handprint).toBe(false);
+  });
+
+  it('keeps the handprint in a fresh (incognito-like) context', async () => {
+    const fresh = await visit(browser, site, server.url, DESKTOP);
+    expect(fresh.handprint_id).toBe(baseline.handprint_id);
+    expect(fresh.device_id).not.toBe(baseline.device_id);
+  });
+
+  it("keeps the handprint when the browser's major version is bumped", async () => {
+    const context = await browser.newContext();
+    const current = await (await context.newPage()).evaluate(() => navigator.userAgent);
+    await context.close();
+    const bumped = current.replace(/Chrome\/(\d+)/, (_m, v: string) => `Chrome/${Number(v) + 1}`);
+    expect(bumped).not.toBe(current);
+    expect((await visit(browser, site, server.url, { ...DESKTOP, userAgent: bumped })).handprint_id).toBe(baseline.handprint_id);
+  });
+
+  it('gives emulated different devices different handprints, each stable on its own revisit', async () => {
+    const variants: Record<string, VisitOptions> = {
+      screen: { ...DESKTOP, screen: { width: 2560, height: 1440 }, viewport: { width: 1600, height: 900 } },
+      pixel_ratio: { ...DESKTOP, deviceScaleFactor: 2 },
+      user_agent: {
+        ...DESKTOP,
+        userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      },
+      timezone: { ...DESKTOP, timezoneId: 'America/New_York' },
+      locale: { ...DESKTOP, locale: 'fr-FR' },
+      cores: { ...DESKTOP, initScript: cores(12) },
+      phone: {
+        screen: { width: 390, height: 844 },
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 3,
+        isMobile: true,
+        hasTouch: true,
+        timezoneId: 'Europe/Berlin',
+        locale: 'de-DE',
+      },
+    };
+    const ids: Record<string, string | null> = { baseline: baseline.handprint_id };
+    for (const [name, options] of Object.entries(variants)) ids[name] = (await visit(browser, site, server.url, options)).handprint_id;
+    for (const id of Object.values(ids)) expect(id).toMatch(/^hp_/);
+    expect(new Set(Object.values(ids)).size).toBe(Object.keys(ids).length);
+    for (const name of ['cores', 'timezone', 'phone']) {
+      expect((await visit(browser, site, server.url, variants[name]!)).handprint_id).toBe(ids[name]);
+    }
+  });
+
+  it("reports a forged and a replayed browser token in the backend's warnings", async () => {
+    const signals = await visit(browser, site, server.url, DESKTOP);
+    const token = signals.browser_token!;
+    const forged = token.slice(0, -4) + (token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    const refused = await server.post('/events', { event: 'login', properties: { browser_token: forged } });
+    expect(codes(refused.body)).toEqual(['browser_token_bad_signature']);
+    expect(refused.body.handprint_id).not.toBe(signals.handprint_id);
+    const uses = [];
+    for (let i = 0; i < 3; i++) uses.push(codes((await server.post('/events', { event: 'login', properties: { browser_token: token } })).body));
+    expect(uses).toEqual([[], [], ['browser_token_replayed']]);
+  });
+
+  it('is refused by CORS on a page from a non-allowed origin', async () => {
+    const signals = await visit(browser, site, server.url, { ...DESKTOP, siteOrigin: site.otherOrigin });
+    expect(signals.handprint_id).toBeNull();
+    expect(signals.browser_token).toBeNull();
+    expect(signals.error).toBeDefined();
+  });
+
+  it('refuses a write key put in a page (403, readable by the page)', async () => {
+    const shop = await openShop(browser, site, server.url, DESKTOP);
+    await shop.setup({ url: `${server.url}/js`, clientKey: server.writeKey });
+    const signals = await shop.get();
+    await shop.context.close();
+    expect(signals.handprint_id).toBeNull();
+    expect(signals.error).toMatchObject({ code: 'write_key_not_allowed', status: 403 });
+  });
+});
