@@ -21,7 +21,8 @@ import kotlinx.coroutines.CoroutineExceptionHandler
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.SupervisorJob
-import kotlinx.coroutines.cancel
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeoutOrNull
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.isActive
 import kotlinx.coroutines.launch
@@ -47,11 +48,12 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
         logger = logger,
         backoff = Backoff(random = options.random),
         maxBatchSize = options.maxBatchSize.coerceIn(1, 100),
-        onAccepted = ::rememberInsights,
+        onAccepted = { _, insights -> rememberInsights(insights) },
         onSynced = { store.putString(KEY_LAST_SYNC, it.toString()) },
     )
+    private val job = SupervisorJob()
     private val scope = CoroutineScope(
-        SupervisorJob() + options.dispatcher + CoroutineExceptionHandler { _, e ->
+        job + options.dispatcher + CoroutineExceptionHandler { _, e ->
             logger.log(Logger.Level.ERROR, "background work failed", e)
         }
     )
@@ -109,6 +111,7 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
     suspend fun registerDevice(userId: String, metadata: Map<String, Any?> = emptyMap()): VigilResult<DeviceRegistration> =
         work {
             if (userId.isBlank()) return@work VigilResult.Failure(VigilError(VigilError.Kind.REJECTED, "userId must not be blank"))
+            if (!options.network.isOnline) return@work noNetwork("registering a device")
             when (val call = api.register(deviceId, userId, metadata)) {
                 is VigilApi.Call.Ok -> {
                     val b = call.body
@@ -138,6 +141,7 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
     /** Asks the server for this device's registration; the server's answer replaces the cache. */
     suspend fun refreshRegistration(): VigilResult<RegistrationStatus> = work {
+        if (!options.network.isOnline) return@work noNetwork("refreshing the registration")
         when (val call = api.registration(deviceId)) {
             is VigilApi.Call.Ok -> {
                 val status = Parsing.registrationStatus(call.body, options.clock.nowMillis())
@@ -150,6 +154,7 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
     }
 
     suspend fun deactivateDevice(reason: String): VigilResult<RegistrationStatus> = work {
+        if (!options.network.isOnline) return@work noNetwork("deactivating the device")
         when (val call = api.deactivate(deviceId, reason)) {
             is VigilApi.Call.Ok -> {
                 val status = Parsing.registrationStatus(call.body, options.clock.nowMillis())
@@ -189,9 +194,11 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
         scope.launch { runSync(refreshRegistration) }
     }
 
+    /** Stops background work and waits briefly for a sync in flight, so storage can be closed after. */
     override fun close() {
         guard(Unit) { networkHandle?.close() }
-        scope.cancel()
+        job.cancel()
+        guard(Unit) { runBlocking { withTimeoutOrNull(5_000) { job.join() } } }
     }
 
     private suspend fun runSync(refreshRegistration: Boolean) {
@@ -232,13 +239,16 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
         mapOf("version" to 1, "error" to (e.message ?: e.javaClass.name))
     }
 
-    private fun rememberInsights(eventId: String, insights: Map<String, Any?>) {
+    private fun rememberInsights(insights: Map<String, Any?>) {
         insightsCache.put(insights)
         val device = insights["device"]
         if (device is Map<*, *> && device.isNotEmpty()) {
             registrationCache.put(Parsing.registrationFromDevice(Parsing.deviceInfo(device), options.clock.nowMillis()))
         }
     }
+
+    private fun <T> noNetwork(what: String): VigilResult<T> =
+        VigilResult.Failure(VigilError(VigilError.Kind.OFFLINE, "$what needs the server, and the device is offline"))
 
     private fun <T> offline(what: String, cause: Exception): VigilResult<T> =
         VigilResult.Failure(VigilError(VigilError.Kind.OFFLINE, "$what needs the server, which is unreachable: ${cause.message ?: cause.javaClass.simpleName}"))

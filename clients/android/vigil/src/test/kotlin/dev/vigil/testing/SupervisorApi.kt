@@ -1,0 +1,28 @@
+package dev.vigil.testing
+
+import dev.vigil.core.http.HttpRequest
+import dev.vigil.core.http.HttpResponse
+import dev.vigil.core.http.UrlConnectionHttpClient
+import dev.vigil.core.json.Json
+import java.net.URLEncoder
+
+/** The supervisor REST interface (write key), as a test drives it. */
+class SupervisorApi(private val server: ContractServer) {
+    private val http = UrlConnectionHttpClient()
+    private val key get() = server.writeKey ?: error("run with -Pregistry-contract: the supervisor routes need a write key")
+
+    fun transfer(deviceId: String, newUserId: String, by: String): HttpResponse =
+        post("/api/devices/${enc(deviceId)}/transfer", mapOf("new_user_id" to newUserId, "by" to by))
+
+    fun devices(role: String? = null, branch: String? = null): HttpResponse {
+        val query = listOfNotNull(role?.let { "role=${enc(it)}" }, branch?.let { "branch=${enc(it)}" }).joinToString("&")
+        return http.execute(HttpRequest("GET", "${server.url}/api/devices" + (if (query.isEmpty()) "" else "?$query"), headers(), null))
+    }
+
+    private fun post(path: String, body: Map<String, Any?>): HttpResponse =
+        http.execute(HttpRequest("POST", server.url + path, headers() + ("Content-Type" to "application/json"), Json.stringify(body).toByteArray()))
+
+    private fun headers() = mapOf("Authorization" to "Bearer $key", "Accept" to "application/json")
+
+    private fun enc(s: String) = URLEncoder.encode(s, "UTF-8")
+}
