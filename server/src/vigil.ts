@@ -33,9 +33,10 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const keys = new KeyStore(database);
   const metrics = new Metrics();
   const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
+  const stages = await createStages(config, database);
   const ingestor = new Ingestor({
     database,
-    risk: { tagWeights: config.tagWeights, stages: await createStages(config, database) },
+    risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
     observer: metrics,
   });
@@ -46,6 +47,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const browser = await createBrowserSupport(env, database);
   const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser });
   await keys.start((error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled'));
+  for (const stage of stages) stage.start?.(app.log);
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
   }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
@@ -62,6 +64,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
         clearInterval(usageTimer);
         await app.close();
         await ingestor.drain();
+        await Promise.all(stages.map((stage) => stage.close?.()));
         // Losing last-used times is acceptable at shutdown; failing to close the database is not.
         await keys.stop().catch((error) => app.log.warn({ err: error }, 'could not record key usage at shutdown'));
         if (!options.database) await database.close();

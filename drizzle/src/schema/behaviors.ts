@@ -72,7 +72,7 @@ export const behaviorBuckets = pgTable(
     bucket: bigint('bucket', { mode: 'number' }).notNull(),
     count: bigint('count', { mode: 'number' }).notNull(),
     sum: doublePrecision('sum').notNull(),
-    /** Distinct values while at most the exact bound; null once the bucket switched to `hll`. */
+    /** Distinct values while at most the exact bound; after the switch to `hll`, a sample of 100 for return_values. */
     items: text('items').array(),
     /** HyperLogLog registers (2^12 bytes) once the bucket holds more distinct values than the exact bound. */
     hll: bytea('hll'),

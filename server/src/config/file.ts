@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { behaviorsConfigSchema } from '../behaviors/config.js';
+import { intelConfigSchema } from '../risk/intel/config.js';
+import { scoreRulesSchema } from '../risk/rules/config.js';
 
 /** Default weight of each tag in the risk score; Critical tags alone reach the block threshold. */
 export const defaultTagWeights: Record<string, number> = {
@@ -30,9 +33,15 @@ export const fileConfigSchema = z
         weights: z.record(z.string().min(1), weight).default({}),
         /** Score at or above which callers are advised to block. */
         block_threshold: weight.default(DEFAULT_BLOCK_THRESHOLD),
+        /** Conditions that add weight or a custom tag (risk/rules/config.ts). */
+        rules: scoreRulesSchema,
       })
       .strict()
-      .default({ weights: {}, block_threshold: DEFAULT_BLOCK_THRESHOLD }),
+      .default({ weights: {}, block_threshold: DEFAULT_BLOCK_THRESHOLD, rules: [] }),
+    /** Velocity counters (behaviors/config.ts). */
+    behaviors: behaviorsConfigSchema,
+    /** IP intelligence lists (risk/intel/config.ts). */
+    intel: intelConfigSchema.default(intelConfigSchema.parse({})),
   })
   .strict();
 

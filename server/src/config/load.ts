@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { envSchema, type Env } from './env.js';
 import { defaultTagWeights, fileConfigSchema, type FileConfig } from './file.js';
+import type { ScoreRule } from '../risk/rules/config.js';
 import { severityOf } from '../risk/tags.js';
 
 export interface Config {
@@ -11,6 +12,8 @@ export interface Config {
   file: FileConfig;
   /** Weights after merging the file's over the defaults. */
   tagWeights: Record<string, number>;
+  /** `score.rules` from the file. */
+  scoreRules: ScoreRule[];
 }
 
 /** Raised when configuration is wrong; the CLI prints it and exits without a stack trace. */
@@ -56,5 +59,5 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       );
     }
   }
-  return { env, file, tagWeights };
+  return { env, file, tagWeights, scoreRules: file.score.rules };
 }

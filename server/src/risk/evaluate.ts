@@ -2,6 +2,9 @@ import type { Tx } from '../db/handle.js';
 import type { DeviceInfo, Insights } from '../ingest/insights.js';
 import type { NormalizedEvent } from '../ingest/normalize.js';
 import type { Sightings } from '../ingest/sightings.js';
+import { applyRules } from './rules/apply.js';
+import type { ScoreRule } from './rules/config.js';
+import { ruleContext } from './rules/context.js';
 import { scoreTags } from './score.js';
 import type { EvaluationItem, InsightStage, StageOutput } from './stage.js';
 import { severityOf } from './tags.js';
@@ -19,6 +22,8 @@ export interface RiskOptions {
   tagWeights: Readonly<Record<string, number>>;
   /** Insight sources, run in order; see risk/stages.ts. */
   stages: readonly InsightStage[];
+  /** Score rules (config `score.rules`), evaluated after every stage. */
+  rules?: readonly ScoreRule[];
 }
 
 function toItem(input: EvaluationInput, sightings: Sightings): EvaluationItem {
@@ -72,11 +77,13 @@ function assemble(item: EvaluationItem, outputs: StageOutput[], options: RiskOpt
     if (out.phone_intel !== undefined) phoneIntel = out.phone_intel;
     if (out.warnings) warnings.push(...out.warnings);
   }
+  const fired = applyRules(options.rules ?? [], ruleContext(item, [...tags], behaviors, emailIntel, phoneIntel, device));
+  fired.tags.forEach((t) => tags.add(t));
   const currentTags = [...tags];
   // Trusted: registered, active, and nothing Critical or High about this event.
   device.is_trusted =
     device.is_registered && device.status === 'active' && !currentTags.some((t) => ['critical', 'high'].includes(severityOf(t)));
-  const score = scoreTags(currentTags, options.tagWeights);
+  const score = scoreTags(currentTags, options.tagWeights, fired.contributions);
   return {
     event_id: item.eventId,
     device_id: event.deviceId,

@@ -1,5 +1,5 @@
 export interface ScoreContribution {
-  /** The tag (or rule) that added risk. */
+  /** The tag that added risk, or `rule:<name>` for a score rule. */
   tag: string;
   /** Its configured weight in [0, 1]. */
   weight: number;
@@ -19,10 +19,17 @@ const round = (n: number) => Math.round(n * 1e6) / 1e6;
  * (each factor is ≤ 1), and one tag of weight w alone gives exactly w, so a Critical weight at or above the block
  * threshold blocks by itself. Contributions are the increments in descending-weight order, so they sum to the score.
  */
-export function scoreTags(tags: readonly string[], weights: Readonly<Record<string, number>>): Score {
-  const weighted = [...new Set(tags)]
-    .map((tag) => ({ tag, weight: Math.min(1, Math.max(0, weights[tag] ?? 0)) }))
-    .sort((a, b) => b.weight - a.weight || a.tag.localeCompare(b.tag));
+export function scoreTags(
+  tags: readonly string[],
+  weights: Readonly<Record<string, number>>,
+  /** Fired score rules (`rule:<name>`), each a factor like a tag's. */
+  rules: readonly { name: string; weight: number }[] = [],
+): Score {
+  const clamp = (w: number) => Math.min(1, Math.max(0, w));
+  const weighted = [
+    ...[...new Set(tags)].map((tag) => ({ tag, weight: clamp(weights[tag] ?? 0) })),
+    ...rules.map((r) => ({ tag: r.name, weight: clamp(r.weight) })),
+  ].sort((a, b) => b.weight - a.weight || a.tag.localeCompare(b.tag));
   let remaining = 1;
   const breakdown: ScoreContribution[] = [];
   for (const { tag, weight } of weighted) {

@@ -35,4 +35,15 @@ export interface StageOutput {
 export interface InsightStage {
   readonly name: string;
   run(tx: Tx, batch: readonly EvaluationItem[], earlier: readonly StageOutput[][]): Promise<StageOutput[]>;
+  /** Background work (list reloads, backfills) starts once the app exists, so it can log. */
+  start?(log: StageLog): void;
+  /** Stops background work; called before the database closes. */
+  close?(): Promise<void>;
+}
+
+/** The part of the app's logger that background work uses. */
+export interface StageLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }

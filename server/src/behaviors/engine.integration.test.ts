@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/load.js';
+import type { DatabaseHandle } from '../db/handle.js';
+import { openDatabase } from '../db/open.js';
+import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { behaviorConfigSchema } from './config.js';
+import { compileBehavior } from './definition.js';
+import { countEvents } from './engine.js';
+import type { EventFacts } from './fields.js';
+import { EXACT_UNIQUE_BOUND } from './window.js';
+import { HLL_STANDARD_ERROR } from './hll.js';
+
+const behaviors = [
+  { name: 'n', group_by: 'identity', operation: 'count', window_duration_seconds: 10 },
+  { name: 's', group_by: 'identity', operation: 'sum', field: 'properties.amount', window_duration_seconds: 7 },
+  { name: 'u', group_by: 'identity', operation: 'unique', field: 'properties.item', window_duration_seconds: 13, return_values: true },
+  { name: 'f', group_by: 'properties.account', operation: 'count', window_duration_seconds: 5, filters: ['transfer', { field: 'properties.amount', operator: 'gt', value: 10 }] },
+].map((b) => compileBehavior(behaviorConfigSchema.parse(b)));
+
+const BASE = Date.UTC(2026, 0, 1);
+
+function facts(partial: Partial<EventFacts> & { at: number }): EventFacts {
+  return { name: 'transfer', identity: null, deviceId: null, handprintId: 'hp_x', ip: null, sessionId: null, properties: {}, receivedAt: partial.at, ...partial };
+}
+
+/** The definition, by brute force over every earlier event (in processing order) and this one. */
+function expected(all: EventFacts[], j: number) {
+  const e = all[j]!;
+  const out: Record<string, unknown> = {};
+  for (const b of behaviors) {
+    if (!b.matches(e) || b.groupKey(e) === null) continue;
+    const inWindow = all.slice(0, j + 1).filter((x) => b.matches(x) && b.groupKey(x) === b.groupKey(e) && x.at > e.at - b.windowMs && x.at <= e.at);
+    const items = [...new Set(inWindow.map((x) => b.item(x)).filter((v): v is string => v !== null))].sort();
+    out[b.name] = {
+      count: b.operation === 'count' ? inWindow.length : null,
+      sum: b.operation === 'sum' ? inWindow.reduce((a, x) => a + (b.value(x) ?? 0), 0) : null,
+      unique: b.operation === 'unique' ? items.length : null,
+      values: b.returnValues ? items : null,
+    };
+  }
+  return out;
+}
+
+describe.each(testDrivers())('behaviors engine on %s', (driver) => {
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(driver);
+    database = await openDatabase(loadConfig({ ...testDb.env }).env, { migrate: true, purpose: 'test' });
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  const run = (batch: EventFacts[]) => database.db.transaction((tx) => countEvents(tx, behaviors, batch, true));
+
+  it('is exact against brute force for any order, batching and lateness', async () => {
+    let runId = 0;
+    const event = fc.record({
+      user: fc.constantFrom('a', 'b'),
+      at: fc.integer({ min: 0, max: 40_000 }),
+      amount: fc.oneof(fc.integer({ min: -50, max: 50 }), fc.constant('x'), fc.constant(undefined), fc.double({ min: -5, max: 5, noNaN: true })),
+      item: fc.option(fc.constantFrom('v0', 'v1', 'v2', 'v3', 'v4', 'v5'), { nil: undefined }),
+      name: fc.constantFrom('transfer', 'login'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1 }), async (input, sizes) => {
+        runId++;
+        const all = input.map((e) =>
+          facts({
+            name: e.name,
+            identity: `${driver}-${runId}-${e.user}`,
+            at: BASE + e.at,
+            properties: { amount: e.amount, item: e.item, account: `${driver}-${runId}-acct` },
+          }),
+        );
+        let done = 0;
+        for (let s = 0; done < all.length; s++) {
+          const size = sizes[s % sizes.length]!;
+          const batch = all.slice(done, done + size);
+          const got = await run(batch);
+          batch.forEach((_, i) => {
+            const want = expected(all, done + i) as Record<string, { sum: number | null }>;
+            const have = got[i]! as Record<string, { sum: number | null }>;
+            for (const [name, value] of Object.entries(want)) {
+              if (value.sum !== null) {
+                expect(have[name]!.sum).toBeCloseTo(value.sum, 6);
+                have[name] = { ...have[name]!, sum: value.sum };
+              }
+            }
+            expect(have).toEqual(want);
+          });
+          done += batch.length;
+        }
+      }),
+      { numRuns: driver === 'pglite' ? 40 : 25 },
+    );
+  });
+
+  it('leaves out an event exactly window seconds old and keeps one a millisecond younger', async () => {
+    const id = `${driver}-edge`;
+    await run([facts({ identity: id, at: BASE })]);
+    const [younger] = await run([facts({ identity: id, at: BASE + 9_999 })]);
+    expect(younger!.n!.count).toBe(2);
+    const [exact] = await run([facts({ identity: id, at: BASE + 10_000 })]);
+    expect(exact!.n!.count).toBe(2); // BASE is out; BASE+9999 and itself are in
+  });
+
+  it('counts a late event at its own time, and later events see it', async () => {
+    const id = `${driver}-late`;
+    await run([facts({ identity: id, at: BASE + 100_000 })]);
+    const [late] = await run([facts({ identity: id, at: BASE + 50_000 })]);
+    expect(late!.n!.count).toBe(1); // the later event is outside the late event's window
+    const [next] = await run([facts({ identity: id, at: BASE + 59_000 })]);
+    expect(next!.n!.count).toBe(2);
+  });
+
+  it('estimates unique beyond the exact bound within three standard errors', async () => {
+    const id = `${driver}-many`;
+    const n = EXACT_UNIQUE_BOUND * 3;
+    const batch = Array.from({ length: n }, (_, i) => facts({ identity: id, at: BASE + 200_000 + (i % 400), properties: { item: `value-${i}` } }));
+    await run(batch);
+    const [after] = await run([facts({ identity: id, at: BASE + 200_500, properties: { item: 'one-more' } })]);
+    const estimate = after!.u!.unique!;
+    expect(Math.abs(estimate - (n + 1)) / (n + 1)).toBeLessThan(3 * HLL_STANDARD_ERROR);
+    expect(after!.u!.values).toHaveLength(100);
+  });
+
+  it('reads a bounded amount whatever the history: the edge reads stay within two buckets', async () => {
+    // 20 windows of history for one group; the answer still only touches the last window's buckets.
+    const id = `${driver}-history`;
+    const history = Array.from({ length: 2000 }, (_, i) => facts({ identity: id, at: BASE + 400_000 + i * 100 }));
+    for (let i = 0; i < history.length; i += 500) await run(history.slice(i, i + 500));
+    const t = BASE + 400_000 + 2000 * 100 + 50;
+    const count = behaviors.filter((b) => b.name === 'n');
+    const stats = { bucketRows: 0, pointRows: 0 };
+    const [now] = await database.db.transaction((tx) => countEvents(tx, count, [facts({ identity: id, at: t })], true, stats));
+    expect(now!.n!.count).toBe(100); // events at t−9.95 s … t−0.05 s (99) and itself
+    // 10 s window, 312 ms buckets, one event per 100 ms: at most 33 buckets and ~2 buckets of edge points.
+    expect(stats.bucketRows).toBeLessThanOrEqual(33);
+    expect(stats.pointRows).toBeLessThanOrEqual(8);
+  });
+});

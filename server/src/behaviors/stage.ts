@@ -1,0 +1,140 @@
+import type { DatabaseHandle, Tx } from '../db/handle.js';
+import type { Warning } from '../ingest/insights.js';
+import type { EvaluationItem, InsightStage, StageOutput } from '../risk/stage.js';
+import { backfill } from './backfill.js';
+import type { BehaviorConfig } from './config.js';
+import { BEHAVIORS_CHANNEL, BehaviorDefinitions, type LoadedBehavior } from './definitions.js';
+import type { CompiledBehavior } from './definition.js';
+import { countEvents } from './engine.js';
+import type { EventFacts } from './fields.js';
+import { silentLog, type StageLog } from './log.js';
+
+/** How often definitions are re-read while one is backfilling or not yet active (NOTIFY covers the rest). */
+const POLL_MS = 1000;
+
+export const factsOf = (item: EvaluationItem): EventFacts => ({
+  name: item.event.name,
+  identity: item.event.identity,
+  deviceId: item.event.deviceId,
+  handprintId: item.handprintId,
+  ip: item.event.ip,
+  sessionId: item.event.sessionId,
+  properties: item.event.properties,
+  at: item.event.occurredAt.getTime(),
+  receivedAt: item.event.receivedAt.getTime(),
+});
+
+/** Live counting: an event received before a behavior became active is the backfill's to count. */
+function live(b: LoadedBehavior): CompiledBehavior {
+  return { ...b.compiled, matches: (f) => f.receivedAt >= b.activeFrom && b.compiled.matches(f) };
+}
+
+/**
+ * The behaviors insight stage: counts each event for every enabled behavior and answers their values. It also
+ * runs the background work behaviors need: backfills, reloading definitions when another process changes
+ * them (LISTEN/NOTIFY), and removing the data of disabled definitions.
+ */
+export class BehaviorsStage implements InsightStage {
+  readonly name = 'behaviors';
+  private loaded: LoadedBehavior[] = [];
+  private compiled: CompiledBehavior[] = [];
+  private log: StageLog = silentLog;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private work: Promise<void> = Promise.resolve();
+  private again = false;
+  private running = false;
+
+  constructor(
+    private readonly database: DatabaseHandle,
+    readonly definitions: BehaviorDefinitions,
+  ) {}
+
+  /** Writes the config's behaviors to the database and loads every enabled one. */
+  async init(configs: readonly BehaviorConfig[]): Promise<void> {
+    await this.definitions.syncConfig(configs);
+    this.use(await this.definitions.loadEnabled());
+  }
+
+  get behaviors(): readonly LoadedBehavior[] {
+    return this.loaded;
+  }
+
+  private use(loaded: LoadedBehavior[]): void {
+    this.loaded = loaded;
+    this.compiled = loaded.map(live);
+  }
+
+  async run(tx: Tx, batch: readonly EvaluationItem[]): Promise<StageOutput[]> {
+    const loaded = this.loaded;
+    if (loaded.length === 0) return batch.map(() => ({}));
+    const values = await countEvents(tx, this.compiled, batch.map(factsOf), true);
+    const pending = loaded.filter((b) => b.status !== 'ready');
+    return values.map((behaviors) => {
+      const warnings: Warning[] = pending
+        .filter((b) => behaviors[b.compiled.name])
+        .map((b) => ({
+          code: 'behavior_backfilling',
+          message: `behavior ${b.compiled.name} is still counting stored events (${b.backfillDone} so far); its value may be low`,
+        }));
+      return warnings.length > 0 ? { behaviors, warnings } : { behaviors };
+    });
+  }
+
+  start(log: StageLog): void {
+    this.log = log;
+    this.database
+      .listen(BEHAVIORS_CHANNEL, () => this.kick(), (error) => log.warn({ err: error }, 'behaviors: notification channel lost; polling'))
+      .then((stop) => (this.closed ? void stop() : (this.unlisten = stop)))
+      .catch((error) => log.warn({ err: error }, 'behaviors: cannot listen for definition changes; polling'));
+    this.kick();
+  }
+
+  /** Reloads definitions, purges disabled ones and backfills pending ones; coalesces overlapping requests. */
+  private kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    this.work = (async () => {
+      try {
+        do {
+          this.again = false;
+          this.use(await this.definitions.loadEnabled());
+          await this.definitions.purgeDisabled();
+          for (const b of this.loaded.filter((l) => l.status !== 'ready')) {
+            if (this.closed) return;
+            await backfill(b, { db: this.database.db, log: this.log, stopped: () => this.closed });
+          }
+          this.use(await this.definitions.loadEnabled());
+        } while (this.again && !this.closed);
+      } catch (error) {
+        if (!this.closed) this.log.error({ err: error }, 'behaviors: background work failed; retrying');
+      } finally {
+        this.running = false;
+        if (!this.closed && this.loaded.some((b) => b.status !== 'ready')) {
+          clearTimeout(this.timer);
+          this.timer = setTimeout(() => this.kick(), POLL_MS);
+          this.timer.unref();
+        }
+      }
+    })();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.work;
+    await this.unlisten?.();
+  }
+}
+
+/** Creates the behaviors stage for createStages: syncs the config's definitions, loads them. */
+export async function createBehaviorsStage(configs: readonly BehaviorConfig[], database: DatabaseHandle): Promise<BehaviorsStage> {
+  const stage = new BehaviorsStage(database, new BehaviorDefinitions(database.db));
+  await stage.init(configs);
+  return stage;
+}
