@@ -4,6 +4,7 @@ import { DataDirLockedError } from './db/lock.js';
 import { openDatabase } from './db/open.js';
 import { parseArgs, UsageError } from './cli/args.js';
 import { keysCommand } from './cli/keys.js';
+import { intelCommand } from './cli/intel.js';
 import { serve } from './cli/serve.js';
 
 const USAGE = `Usage: vigil <command>
@@ -13,6 +14,7 @@ const USAGE = `Usage: vigil <command>
   keys create --kind write|client --name NAME [--json]   create a key; the secret is shown only here
   keys list [--json]                              list keys (never the secret)
   keys revoke ID                                  revoke a key at once
+  intel update [--only LIST]                      download the public IP lists into the paths in VIGIL_CONFIG
 
 See the README for every environment variable and the config file.`;
 
@@ -30,6 +32,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys':
       return keysCommand(args);
+    case 'intel':
+      return intelCommand(args);
     case undefined:
     case 'help':
     case '--help':

@@ -3,6 +3,7 @@ import { VigilError } from '../errors.js';
 import type { EventInput } from './schema.js';
 import { limits } from './limits.js';
 import type { Warning } from './insights.js';
+import type { ForwardingEvidence } from '../risk/intel/forwarding.js';
 
 /** What the HTTP edge knows about the request that carried the event. */
 export interface RequestContext {
@@ -16,6 +17,8 @@ export interface RequestContext {
   keyId: string;
   /** Client keys sit in untrusted code, so they may not claim another IP. */
   keyKind: 'write' | 'client';
+  /** Proxy headers of the request (network intelligence reads them when the request is the user's own). */
+  forwarding?: ForwardingEvidence;
 }
 
 /** An event after validation, with magic properties pulled out; this is what gets stored and evaluated. */
@@ -36,6 +39,8 @@ export interface NormalizedEvent {
   occurredAt: Date;
   receivedAt: Date;
   warnings: Warning[];
+  /** The request's proxy headers, only when the event's IP is the connection's (not a claimed ip_address). */
+  forwarding?: ForwardingEvidence | null;
   /** A handprint established elsewhere (a verified browser_token); it wins over the server-side one. */
   handprintId?: string | null;
 }
@@ -112,5 +117,6 @@ export function normalizeEvent(input: EventInput, ctx: RequestContext, now: Date
     occurredAt,
     receivedAt: now,
     warnings,
+    forwarding: claimed === undefined || ctx.keyKind === 'client' ? (ctx.forwarding ?? null) : null,
   };
 }

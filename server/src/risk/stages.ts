@@ -1,6 +1,7 @@
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { createBehaviorsStage } from '../behaviors/stage.js';
+import { createNetworkStage } from './intel/stage.js';
 import type { InsightStage } from './stage.js';
 
 /**
@@ -10,5 +11,6 @@ import type { InsightStage } from './stage.js';
 export async function createStages(config: Config, database: DatabaseHandle): Promise<InsightStage[]> {
   return [
     await createBehaviorsStage(config.file.behaviors, database),
+    createNetworkStage(config),
   ];
 }

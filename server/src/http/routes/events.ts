@@ -64,6 +64,12 @@ function context(request: FastifyRequest, idempotencyKey: string | undefined): R
     idempotencyKey,
     keyId: request.apiKey!.id,
     keyKind: request.apiKey!.kind,
+    forwarding: {
+      peer: request.socket.remoteAddress ?? '',
+      via: header('via'),
+      forwarded: header('forwarded'),
+      xForwardedFor: header('x-forwarded-for'),
+    },
   };
 }
 
