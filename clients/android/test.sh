@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the Vigil Android library and runs its tests (unit, Robolectric, and contract tests against the real
+# server). Idempotent. Assumes the server is built: `pnpm install && pnpm build` at the repository root.
+# Extra arguments go to Maven, e.g. `./test.sh -Pregistry-contract` or `./test.sh -Dtest=SyncClassificationTest`.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "$here/../.." && pwd)"
+
+if ! command -v mvn >/dev/null 2>&1 || ! command -v javac >/dev/null 2>&1; then
+  echo "clients/android: installing maven and openjdk-17-jdk-headless" >&2
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update -y
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y maven openjdk-17-jdk-headless
+fi
+
+# Robolectric runs Android 15 (API 35) on Java 17 or newer.
+java_major="$(javac -version 2>&1 | sed -E 's/^javac ([0-9]+).*/\1/')"
+if [ "${java_major:-0}" -lt 17 ]; then
+  echo "clients/android: needs JDK 17+, found javac ${java_major}; set JAVA_HOME to a JDK 17" >&2
+  exit 1
+fi
+
+if ! command -v node >/dev/null 2>&1; then
+  echo "clients/android: node is required to start the Vigil server for the contract tests" >&2
+  exit 1
+fi
+if [ ! -f "$repo_root/server/dist/cli.js" ]; then
+  echo "clients/android: $repo_root/server/dist/cli.js is missing; run 'pnpm install && pnpm build' at the repository root" >&2
+  exit 1
+fi
+
+cd "$here"
+# -ntp keeps download noise out; INFO level stays on so Surefire prints its per-class lines and summary.
+exec mvn -B -ntp test -Dvigil.repoRoot="$repo_root" "$@"
