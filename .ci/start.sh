@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 source .ci/bootstrap.sh
 
 export PORT="${PORT:-8080}"
+# Request logs would bury the URLs and keys printed below; raise it with VIGIL_LOG_LEVEL=info.
+export VIGIL_LOG_LEVEL="${VIGIL_LOG_LEVEL:-warn}"
 CONSOLE_PORT="${CONSOLE_PORT:-3000}"
 export VIGIL_API_URL="${VIGIL_API_URL:-http://127.0.0.1:$PORT}"
 
