@@ -1,6 +1,7 @@
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { createBehaviorsStage } from '../behaviors/stage.js';
+import { contactStage } from './contact/stage.js';
 import { deviceIntegrityStage } from './device/stage.js';
 import { createNetworkStage } from './intel/stage.js';
 import type { InsightStage } from './stage.js';
@@ -14,5 +15,6 @@ export async function createStages(config: Config, database: DatabaseHandle): Pr
     await createBehaviorsStage(config.file.behaviors, database),
     createNetworkStage(config),
     deviceIntegrityStage,
+    contactStage,
   ];
 }
