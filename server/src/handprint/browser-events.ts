@@ -30,7 +30,8 @@ export function kitProblemError(problem: KitProblem): VigilError {
 /**
  * POST /js/events: the page's batch, each event ingested through the same path as POST /events. The handprint is
  * the token's when the token verifies (not replay-counted: the page re-sends its token with every batch), else
- * the one this device_id was last collected with; an unusable token never loses the events.
+ * the one this device_id was last collected with; an unusable token never loses the events. The device_signals
+ * the page sent with its collection are attached (the page cannot set them on its events itself).
  */
 export async function ingestBrowserEvents(body: unknown, ctx: RequestContext, deps: BrowserEventsDeps): Promise<BrowserEventsAnswer> {
   // ip and user agent come from the connection (ctx), never from the page's body.
@@ -38,11 +39,14 @@ export async function ingestBrowserEvents(body: unknown, ctx: RequestContext, de
   if (prepared.status !== 200) throw kitProblemError(prepared.problem);
   const deviceId = typeof (body as { device_id?: unknown }).device_id === 'string' ? (body as { device_id: string }).device_id : null;
   const handprintId = prepared.claims?.hp ?? (deviceId ? await deps.profiles.handprintOfDevice(deviceId).catch(() => null) : null);
+  // The automation evidence the page sent with its last collection, so risk stages judge page events too.
+  const deviceSignals = handprintId && deviceId ? await deps.profiles.deviceSignals(handprintId, deviceId).catch(() => null) : null;
   const results = await Promise.all(
     prepared.items.map(async (item, i): Promise<BrowserEventResult> => {
       if (!item.ok) return { status: 400, error: toProblem(kitProblemError(item.problem)) };
       try {
         const { browser_token: _token, ...properties } = item.ingest.properties;
+        if (deviceSignals) properties.device_signals = deviceSignals;
         const parsed = eventInputSchema.safeParse({ ...item.ingest, properties });
         if (!parsed.success) throw validationError(parsed.error, 'Invalid event', `events.${i}`);
         const event = normalizeEvent(parsed.data, ctx);

@@ -104,10 +104,10 @@ export async function openShop(browser: Browser, site: StaticSite, vigilBase: st
   const shop: ShopPage = {
     context,
     page,
-    setup: (o) => page.evaluate((opts) => void (window as unknown as { Vigil: VigilGlobal }).Vigil.setup(opts), o),
-    get: () => page.evaluate(() => (window as unknown as { Vigil: VigilGlobal }).Vigil.get()),
+    setup: (o) => page.evaluate((opts) => void (globalThis as unknown as { Vigil: VigilGlobal }).Vigil.setup(opts), o),
+    get: () => page.evaluate(() => (globalThis as unknown as { Vigil: VigilGlobal }).Vigil.get()),
     track: (event, properties) =>
-      page.evaluate(([e, p]) => (window as unknown as { Vigil: VigilGlobal }).Vigil.track(e as string, p as Record<string, unknown> | undefined), [
+      page.evaluate(([e, p]) => (globalThis as unknown as { Vigil: VigilGlobal }).Vigil.track(e as string, p as Record<string, unknown> | undefined), [
         event,
         properties,
       ] as const),

@@ -55,7 +55,7 @@ describe.each(testDrivers())('the browser library in real Chromium against the r
     const page = await context.newPage();
     await page.goto(`${site.origin}/shop.html?vigil=${encodeURIComponent(server.url)}`);
     const { tracked, signals } = await page.evaluate(
-      () => (window as unknown as { vigilResult: Promise<{ tracked: { status: string }; signals: PageSignals }> }).vigilResult,
+      () => (globalThis as unknown as { vigilResult: Promise<{ tracked: { status: string }; signals: PageSignals }> }).vigilResult,
     );
     await context.close();
     expect(signals.error).toBeUndefined();
@@ -82,7 +82,7 @@ describe.each(testDrivers())('the browser library in real Chromium against the r
   it('keeps the handprint and gives a new device_id when storage is cleared', async () => {
     const shop = await openShop(browser, site, server.url, DESKTOP);
     const before = await shop.get();
-    await shop.page.evaluate(() => localStorage.clear());
+    await shop.page.evaluate(() => (globalThis as unknown as { localStorage: { clear(): void } }).localStorage.clear());
     await shop.context.clearCookies();
     await shop.page.reload();
     await shop.setup();
@@ -103,9 +103,9 @@ describe.each(testDrivers())('the browser library in real Chromium against the r
 
   it("keeps the handprint when the browser's major version is bumped", async () => {
     const context = await browser.newContext();
-    const current = await (await context.newPage()).evaluate(() => navigator.userAgent);
+    const current = await (await context.newPage()).evaluate(() => (globalThis as unknown as { navigator: { userAgent: string } }).navigator.userAgent);
     await context.close();
-    const bumped = current.replace(/Chrome\/(\d+)/, (_m, v: string) => `Chrome/${Number(v) + 1}`);
+    const bumped = current.replace(/Chrome\/(\d+)/, (_m: string, v: string) => `Chrome/${Number(v) + 1}`);
     expect(bumped).not.toBe(current);
     expect((await visit(browser, site, server.url, { ...DESKTOP, userAgent: bumped })).handprint_id).toBe(baseline.handprint_id);
   });

@@ -240,7 +240,8 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
 
   describe('POST /js/events', () => {
     it("stores the page's events through normal ingestion with the browser's handprint, never answering insights", async () => {
-      const browser = await collect();
+      const signals = { version: 1, platform: 'web', automation: { headless_ua: true, evidence: ['headless_ua'] } };
+      const browser = await collect(deviceId(), { device_signals: signals });
       const res = await js('/js/events', {
         version: 1,
         device_id: browser.device_id,
@@ -256,6 +257,7 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
       const row = await stored(res.body.results[0].event_id);
       expect(row).toMatchObject({ name: 'add_to_cart', identity: 'user-7', deviceId: browser.device_id, handprintId: browser.handprint_id, ip: '127.0.0.1' });
       expect(row.properties.browser_token).toBeUndefined();
+      expect(row.properties.device_signals).toEqual(signals);
       // The same event again (a retry) is stored once.
       const retry = await js('/js/events', {
         version: 1,
