@@ -1,0 +1,179 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { eventBody } from './bodies.js';
+
+/**
+ * History benchmark: Vigil on PostgreSQL with 5 behaviors, first on an empty store, then on a store already
+ * holding 1 million events (seeded with generate_series, behavior points and buckets filled consistently, as
+ * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.90).
+ * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64),
+ * BENCH_HISTORY_EVENTS (1000000).
+ */
+const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
+const admin = process.env.VIGIL_TEST_DATABASE_URL;
+if (!admin) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
+
+const behaviors = [
+  { name: 'tx_count_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600, filters: ['transfer'] },
+  { name: 'tx_sum_24h', group_by: 'identity', operation: 'sum', field: 'properties.amount', window_duration_seconds: 86400, filters: ['transfer'] },
+  { name: 'events_per_device_1h', group_by: 'device_id', operation: 'count', window_duration_seconds: 3600 },
+  { name: 'ips_per_identity_24h', group_by: 'identity', operation: 'unique', field: 'ip_address', window_duration_seconds: 86400 },
+  { name: 'recipients_7d', group_by: 'identity', operation: 'unique', field: 'properties.recipient', window_duration_seconds: 604800, filters: ['transfer'], return_values: true },
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const name = `vigil_history_${process.pid}`;
+const url = new URL(admin);
+url.pathname = `/${name}`;
+const configPath = join(mkdtempSync(join(tmpdir(), 'vigil-history-')), 'vigil.json');
+writeFileSync(configPath, JSON.stringify({ behaviors }));
+const env = {
+  ...process.env,
+  DATABASE_URL: url.toString(),
+  VIGIL_CONFIG: configPath,
+  VIGIL_DB_POOL_SIZE: '20',
+  VIGIL_COMMIT_CONCURRENCY: '8',
+  VIGIL_RATE_LIMIT_RPS: '0',
+  VIGIL_LOG_LEVEL: 'warn',
+};
+
+async function withAdmin<T>(work: (c: pg.Client) => Promise<T>, connectionString = admin!): Promise<T> {
+  const c = new pg.Client({ connectionString });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`vigil exited ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (i > 600) throw new Error('vigil did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url: base, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) };
+}
+
+let counter = 0;
+async function measure(label: string, key: string) {
+  const server = await startServer();
+  try {
+    const drive = (duration: number) =>
+      autocannon({
+        url: `${server.url}/events`,
+        method: 'POST',
+        connections,
+        duration,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
+      });
+    await drive(3); // warm-up
+    const load = loadavg()[0]!.toFixed(2);
+    const r = await drive(seconds);
+    return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** 1M events over the last 7 days for the bench's users and devices, plus their behavior points and buckets. */
+async function seed(keyId: string): Promise<void> {
+  await withAdmin(async (c) => {
+    const started = Date.now();
+    await c.query(
+      `INSERT INTO events (id, key_id, name, identity, device_id, handprint_id, ip, properties, tags, risk_score, response, occurred_at, received_at)
+       SELECT 'evt_seed' || n, $1, CASE WHEN n % 3 = 0 THEN 'transfer' ELSE 'login' END,
+              'user' || (n % 5000) || '@example.com', 'device-' || (n % 5000 % 4000), 'hp_seed',
+              '203.0.' || ((n % 5000) >> 8 & 255) || '.' || ((n % 5000) & 255),
+              CASE WHEN n % 3 = 0 THEN jsonb_build_object('amount', (n % 977) + 0.5, 'recipient', 'acct-' || (n % 1234))
+                   ELSE '{}'::jsonb END,
+              '{}', 0, '{}'::jsonb, t, t
+       FROM (SELECT n, now() - interval '7 days' + (n::float8 / $2) * interval '7 days' - interval '1 minute' AS t
+             FROM generate_series(1, $2::int) AS n) AS s`,
+      [keyId, historyEvents],
+    );
+    const defs = await c.query<{ id: string; name: string; bucket_ms: string }>('SELECT id, name, bucket_ms FROM behavior_definitions WHERE enabled');
+    // The same group keys, values and items the engine derives (behaviors/fields.ts), computed in SQL.
+    const shape: Record<string, { where: string; group: string; value: string; item: string }> = {
+      tx_count_1h: { where: `name = 'transfer'`, group: 'identity', value: 'NULL::float8', item: 'NULL::text' },
+      tx_sum_24h: { where: `name = 'transfer'`, group: 'identity', value: `(properties->>'amount')::float8`, item: 'NULL::text' },
+      events_per_device_1h: { where: 'true', group: 'device_id', value: 'NULL::float8', item: 'NULL::text' },
+      ips_per_identity_24h: { where: 'true', group: 'identity', value: 'NULL::float8', item: 'ip' },
+      recipients_7d: { where: `name = 'transfer'`, group: 'identity', value: 'NULL::float8', item: `properties->>'recipient'` },
+    };
+    for (const d of defs.rows) {
+      const s = shape[d.name]!;
+      await c.query(
+        `INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
+         SELECT $1, ${s.group}, (extract(epoch from occurred_at) * 1000)::int8, ${s.value}, ${s.item}
+         FROM events WHERE id LIKE 'evt_seed%' AND ${s.where}`,
+        [d.id],
+      );
+      const unique = s.item !== 'NULL::text';
+      await c.query(
+        `INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll)
+         SELECT behavior_id, group_key, floor(at::float8 / $2)::int8, count(*), coalesce(sum(value), 0),
+                ${unique ? 'array_agg(DISTINCT item) FILTER (WHERE item IS NOT NULL)' : 'NULL'}, NULL
+         FROM behavior_points WHERE behavior_id = $1 GROUP BY behavior_id, group_key, floor(at::float8 / $2)::int8
+         ON CONFLICT (behavior_id, group_key, bucket) DO UPDATE
+           SET count = behavior_buckets.count + excluded.count, sum = behavior_buckets.sum + excluded.sum,
+               items = ARRAY(SELECT DISTINCT unnest(behavior_buckets.items || excluded.items))`,
+        [d.id, Number(d.bucket_ms)],
+      );
+    }
+    await c.query('VACUUM ANALYZE');
+    const counts = await c.query<{ events: string; points: string; buckets: string }>(
+      `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM behavior_points) AS points, (SELECT count(*) FROM behavior_buckets) AS buckets`,
+    );
+    const { events, points, buckets } = counts.rows[0]!;
+    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s: ${events} events, ${points} behavior points, ${buckets} buckets`);
+  }, url.toString());
+}
+
+await withAdmin(async (c) => {
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.query(`CREATE DATABASE ${name}`);
+});
+try {
+  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
+  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+  const empty = await measure('empty store', key);
+  await seed(id);
+  const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events`, key);
+  console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${seconds} s (load average before each run shown)`);
+  console.log(`${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)}`);
+  for (const r of [empty, full]) {
+    console.log(`${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)}`);
+  }
+  console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.90); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
+} finally {
+  await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
