@@ -3,6 +3,7 @@ import { errorCatalog } from '../errors.js';
 import { insightsSchema } from '../ingest/insights.js';
 import { limits } from '../ingest/limits.js';
 import { batchInputSchema, eventInputSchema, magicPropertiesSchema } from '../ingest/schema.js';
+import { jsOpenApiPaths } from './js/openapi.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
@@ -111,6 +112,7 @@ export function buildOpenApi(): Record<string, unknown> {
           },
         },
       },
+      ...jsOpenApiPaths(),
       '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'Alive' } } } },
       '/readyz': { get: { summary: 'Readiness (database reachable)', responses: { '200': { description: 'Ready' }, '503': problem('Database unreachable') } } },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format' } } } },

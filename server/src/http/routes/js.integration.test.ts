@@ -73,6 +73,12 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
     });
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const res = await server.get('/openapi.json', { key: null });
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/js', '/js/{file}', '/js/collect', '/js/events']));
+    expect(res.body.components.schemas.MagicProperties.properties).toHaveProperty('browser_token');
+  });
+
   describe('CORS and credentials', () => {
     it('answers a preflight from an allowed origin (exact or subdomain wildcard) and refuses others', async () => {
       for (const origin of [SHOP, 'https://eu.partner.example']) {
@@ -335,6 +341,22 @@ describe.each(testDrivers())('generated browser_token key on %s', (driver) => {
       expect(linked.body.handprint_id).toBe(res.body.handprint_id);
     } finally {
       await second.close();
+    }
+    // Keys configured later sign new tokens; the generated key keeps verifying the tokens already out there.
+    const third = await startTestVigil(driver, { ...env, VIGIL_JS_TOKEN_SECRETS: `conf1:${SECRET}` }, db);
+    try {
+      const linked = await third.post('/events', { event: 'login', properties: { browser_token: res.body.browser_token } });
+      expect(linked.body.warnings).toEqual([]);
+      const fresh = await request(`${third.url}/js/collect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: SHOP },
+        body: JSON.stringify(collectBody(deviceId())),
+      });
+      expect(fresh.body.handprint_id).toBe(res.body.handprint_id);
+      const claims = JSON.parse(Buffer.from(fresh.body.browser_token.split('.')[1], 'base64url').toString());
+      expect(claims.kid).toBe('conf1');
+    } finally {
+      await third.close();
     }
   });
 });
