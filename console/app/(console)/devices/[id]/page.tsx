@@ -1,0 +1,216 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Score, StatusBadge, Tags } from '../../../../components/badges';
+import { ScoreOverTimeChart } from '../../../../components/charts';
+import { FeedbackProvider } from '../../../../components/feedback';
+import { currentViewer, withSession } from '../../../../lib/server/session';
+import { getDevice } from '../../../../lib/server/vigil/devices';
+import type { AuditRecord } from '../../../../lib/server/vigil/types';
+import { formatDateTime, formatRelative } from '../../../../lib/shared/format';
+import { DeviceActions } from './device-actions';
+
+type Params = Promise<{ id: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  return { title: `Device ${decodeURIComponent((await params).id)}` };
+}
+
+const actionLabels: Record<AuditRecord['action'], string> = {
+  REGISTER: 'Registered',
+  REGISTER_CONFLICT: 'Refused registration (other user)',
+  DEACTIVATE: 'Deactivated',
+  REACTIVATE: 'Reactivated',
+  TRANSFER: 'Transferred',
+};
+
+function Value({ children }: { children: React.ReactNode }) {
+  return children === null || children === undefined || children === '' ? <span className="muted">—</span> : <>{children}</>;
+}
+
+export default async function DevicePage({ params }: { params: Params }) {
+  const id = decodeURIComponent((await params).id);
+  const [viewer, device] = await Promise.all([currentViewer(), withSession((token) => getDevice(token, id))]);
+  if (!device) notFound();
+  const reg = device.registration;
+  const now = new Date();
+  const scores = [...device.recentEvents]
+    .reverse()
+    .map((e) => ({ label: formatDateTime(e.occurredAt).slice(5, 16), score: e.riskScore }));
+  const metadata = Object.entries(reg?.metadata ?? {});
+
+  return (
+    <FeedbackProvider>
+      <div className="page-head">
+        <div>
+          <p className="small" style={{ margin: 0 }}>
+            <Link href="/devices">← Devices</Link>
+          </p>
+          <h1 className="row">
+            <span className="mono" style={{ fontSize: 20 }}>{device.id}</span> <StatusBadge status={device.status} />
+          </h1>
+          <p>
+            Last seen {formatRelative(device.lastSeen, now)} · first seen {formatDateTime(device.firstSeen)}
+          </p>
+        </div>
+        {viewer.canManageDevices && device.status !== 'UNREGISTERED' && (
+          <DeviceActions deviceId={device.id} status={device.status} userId={reg?.userId ?? ''} />
+        )}
+      </div>
+
+      <div className="grid grid-2">
+        <section className="panel" aria-labelledby="reg-h">
+          <h2 id="reg-h">Registration</h2>
+          {reg ? (
+            <dl className="facts">
+              <dt>User</dt>
+              <dd data-testid="registered-user">{reg.userId}</dd>
+              <dt>Role</dt>
+              <dd><Value>{reg.role}</Value></dd>
+              <dt>Branch</dt>
+              <dd><Value>{reg.branch}</Value></dd>
+              <dt>Status</dt>
+              <dd><StatusBadge status={reg.status} /></dd>
+              <dt>Registered</dt>
+              <dd>{formatDateTime(reg.registeredAt)}</dd>
+              <dt>User since</dt>
+              <dd>{formatDateTime(reg.associatedSince)}</dd>
+              {reg.status === 'DEACTIVATED' && (
+                <>
+                  <dt>Deactivated</dt>
+                  <dd>
+                    {formatDateTime(reg.deactivatedAt)}
+                    {reg.deactivatedBy ? ` by ${reg.deactivatedBy}` : ''}
+                  </dd>
+                  <dt>Reason</dt>
+                  <dd data-testid="deactivation-reason"><Value>{reg.deactivationReason}</Value></dd>
+                </>
+              )}
+            </dl>
+          ) : (
+            <p className="muted">This device is not registered to a user.</p>
+          )}
+          <h3 style={{ marginTop: 16 }}>Metadata</h3>
+          {metadata.length ? (
+            <dl className="facts">
+              {metadata.map(([k, v]) => (
+                <div key={k} style={{ display: 'contents' }}>
+                  <dt className="mono">{k}</dt>
+                  <dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <p className="muted">None.</p>
+          )}
+        </section>
+
+        <section className="panel" aria-labelledby="risk-h">
+          <h2 id="risk-h">Risk</h2>
+          <dl className="facts" style={{ marginBottom: 12 }}>
+            <dt>Current tags</dt>
+            <dd data-testid="current-tags"><Tags tags={device.currentTags} /></dd>
+            <dt>Latest score</dt>
+            <dd><Score value={device.recentEvents[0]?.riskScore ?? null} /></dd>
+            <dt>Handprint</dt>
+            <dd className="mono"><Value>{device.handprintId}</Value></dd>
+            <dt>Model / OS</dt>
+            <dd>
+              <Value>{[device.model, device.osVersion].filter(Boolean).join(' · ')}</Value>
+            </dd>
+          </dl>
+          {scores.length > 1 ? (
+            <ScoreOverTimeChart data={scores} title={`Risk score of the last ${scores.length} events of this device`} />
+          ) : (
+            <p className="muted">Not enough events for a chart yet.</p>
+          )}
+        </section>
+      </div>
+
+      <section className="panel" aria-labelledby="events-h" style={{ marginTop: 16 }}>
+        <h2 id="events-h">Recent events</h2>
+        {device.recentEvents.length === 0 ? (
+          <p className="muted">No events from this device yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Identity</th>
+                  <th scope="col" className="num">Score</th>
+                  <th scope="col">Tags</th>
+                  <th scope="col">IP</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {device.recentEvents.map((e) => (
+                  <tr key={e.id}>
+                    <td>{formatDateTime(e.occurredAt)}</td>
+                    <td>{e.name}</td>
+                    <td><Value>{e.identity}</Value></td>
+                    <td className="num"><Score value={e.riskScore} /></td>
+                    <td><Tags tags={e.tags} /></td>
+                    <td className="mono"><Value>{e.ip}</Value></td>
+                    <td className="wrap">
+                      <details className="event-details">
+                        <summary>Insights</summary>
+                        <pre>{JSON.stringify({ event_id: e.id, handprint_id: e.handprintId, user_agent: e.userAgent, properties: e.properties }, null, 2)}</pre>
+                      </details>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="audit-h" style={{ marginTop: 16 }}>
+        <h2 id="audit-h">Audit history</h2>
+        {device.history.length === 0 ? (
+          <p className="muted">No registry changes.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="data" data-testid="audit-table">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">From → to</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">By</th>
+                  <th scope="col">Authenticated as</th>
+                </tr>
+              </thead>
+              <tbody>
+                {device.history.map((a) => (
+                  <tr key={a.id}>
+                    <td>{formatDateTime(a.at)}</td>
+                    <td>{actionLabels[a.action] ?? a.action}</td>
+                    <td>
+                      {a.fromUser || a.toUser ? (
+                        <>
+                          {a.fromUser ?? '—'} → {a.toUser ?? '—'}
+                        </>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td className="wrap"><Value>{a.reason}</Value></td>
+                    <td><Value>{a.by}</Value></td>
+                    <td>
+                      {a.actor.name} <span className="muted small">({a.actor.kind.replace('_', ' ')})</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </FeedbackProvider>
+  );
+}

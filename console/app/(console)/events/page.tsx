@@ -1,0 +1,192 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Score, Tags } from '../../../components/badges';
+import { EventsAndRiskChart, TagsOverTimeChart, TagTotalsChart } from '../../../components/charts';
+import { FilterForm } from '../../../components/filter-form';
+import { Pager } from '../../../components/pager';
+import { withSession } from '../../../lib/server/session';
+import { getFacets } from '../../../lib/server/vigil/devices';
+import { EVENT_PAGE_SIZE, listEvents, riskSummary, type EventFilter } from '../../../lib/server/vigil/events';
+import { tagSeries, tagTotals, timeSeries } from '../../../lib/shared/chart-data';
+import { formatCount, formatDateTime } from '../../../lib/shared/format';
+import { readPage } from '../../../lib/shared/paging';
+import { rangeBounds, rangeKey, ranges } from '../../../lib/shared/ranges';
+
+export const metadata: Metadata = { title: 'Events' };
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 256) : undefined);
+
+export default async function EventsPage({ searchParams }: { searchParams: Search }) {
+  const params = await searchParams;
+  const range = rangeKey(params.range);
+  const minScoreText = one(params.min_score);
+  const minScore = minScoreText !== undefined && Number.isFinite(Number(minScoreText)) ? Math.min(1, Math.max(0, Number(minScoreText))) : undefined;
+  const values = {
+    range: range === '24h' ? undefined : range,
+    event: one(params.event),
+    identity: one(params.identity),
+    device: one(params.device),
+    tag: one(params.tag),
+    min_score: minScore === undefined ? undefined : String(minScore),
+  };
+  const { from, to, bucket } = rangeBounds(range);
+  const filter: EventFilter = {
+    from: from.toISOString(),
+    ...(values.event && { event: values.event }),
+    ...(values.identity && { identity: values.identity }),
+    ...(values.device && { deviceId: values.device }),
+    ...(values.tag && { tag: values.tag }),
+    ...(minScore !== undefined && { minScore }),
+  };
+  const page = readPage(params);
+  const [events, buckets, facets] = await withSession((token) =>
+    Promise.all([listEvents(token, filter, page.after), riskSummary(token, from, to, bucket), getFacets(token)]),
+  );
+  const series = timeSeries(buckets, bucket);
+  const perTag = tagSeries(buckets, bucket);
+  const totals = tagTotals(buckets);
+  const eventCount = buckets.reduce((n, b) => n + b.eventCount, 0);
+  const filtered = Object.entries(values).some(([k, v]) => k !== 'range' && v);
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Events</h1>
+          <p>
+            {ranges[range].label}: {formatCount(eventCount)} events. Charts cover every event in the range; the table follows the filters.
+          </p>
+        </div>
+      </div>
+
+      <div className="grid grid-2" style={{ marginBottom: 16 }}>
+        <section className="panel" aria-labelledby="c1">
+          <h2 id="c1">Events and mean risk over time</h2>
+          <EventsAndRiskChart data={series} title={`Events per ${bucket === 'HOUR' ? 'hour' : 'day'} and their mean risk score`} />
+        </section>
+        <section className="panel" aria-labelledby="c2">
+          <h2 id="c2">Tags over time</h2>
+          {perTag.tags.length ? (
+            <TagsOverTimeChart data={perTag.data} tags={perTag.tags} title="Tagged events per bucket, by tag" />
+          ) : (
+            <p className="muted">No tagged events in this range.</p>
+          )}
+        </section>
+      </div>
+      {totals.length > 0 && (
+        <section className="panel" aria-labelledby="c3" style={{ marginBottom: 16 }}>
+          <h2 id="c3">Events per tag</h2>
+          <TagTotalsChart data={totals} title="Events per tag over the range" />
+        </section>
+      )}
+
+      <section className="panel" aria-label="Filters" style={{ marginBottom: 16 }}>
+        <FilterForm path="/events" label="Filter events" key={JSON.stringify(values)}>
+          <div className="field">
+            <label htmlFor="e-range">Range</label>
+            <select id="e-range" name="range" defaultValue={range}>
+              {Object.entries(ranges).map(([k, r]) => (
+                <option key={k} value={k}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="e-tag">Tag</label>
+            <select id="e-tag" name="tag" defaultValue={values.tag ?? ''}>
+              <option value="">Any tag</option>
+              {values.tag && !facets.tags.some((t) => t.value === values.tag) && <option value={values.tag}>{values.tag}</option>}
+              {facets.tags.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.value} ({formatCount(t.count)})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="e-event">Event name</label>
+            <input id="e-event" name="event" type="search" defaultValue={values.event ?? ''} placeholder="login" />
+          </div>
+          <div className="field">
+            <label htmlFor="e-identity">Identity</label>
+            <input id="e-identity" name="identity" type="search" defaultValue={values.identity ?? ''} />
+          </div>
+          <div className="field">
+            <label htmlFor="e-device">Device id</label>
+            <input id="e-device" name="device" type="search" defaultValue={values.device ?? ''} />
+          </div>
+          <div className="field">
+            <label htmlFor="e-score">Minimum score</label>
+            <input id="e-score" name="min_score" type="number" min={0} max={1} step={0.05} defaultValue={values.min_score ?? ''} />
+          </div>
+          <div className="actions">
+            <button type="submit" className="btn">
+              Apply
+            </button>
+            {(filtered || values.range) && (
+              <Link href="/events" className="btn btn-ghost">
+                Clear
+              </Link>
+            )}
+          </div>
+        </FilterForm>
+      </section>
+
+      <div className="table-wrap">
+        <table className="data" data-testid="events-table">
+          <caption className="sr-only">Events, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Event</th>
+              <th scope="col">Identity</th>
+              <th scope="col">Device</th>
+              <th scope="col" className="num">Score</th>
+              <th scope="col">Tags</th>
+              <th scope="col">IP</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.nodes.map((e) => (
+              <tr key={e.id}>
+                <td>{formatDateTime(e.occurredAt)}</td>
+                <td>{e.name}</td>
+                <td>{e.identity ?? <span className="muted">—</span>}</td>
+                <td>
+                  {e.deviceId ? (
+                    <Link className="mono" href={`/devices/${encodeURIComponent(e.deviceId)}`}>
+                      {e.deviceId}
+                    </Link>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td className="num">
+                  <Score value={e.riskScore} />
+                </td>
+                <td>
+                  <Tags tags={e.tags} />
+                </td>
+                <td className="mono">{e.ip ?? <span className="muted">—</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {events.nodes.length === 0 && <div className="empty">No event matches these filters in this range.</div>}
+      </div>
+      <Pager
+        path="/events"
+        filters={values}
+        state={page}
+        endCursor={events.pageInfo.endCursor}
+        hasNext={events.pageInfo.hasNextPage}
+        total={events.totalCount}
+        shown={events.nodes.length}
+        pageSize={EVENT_PAGE_SIZE}
+        noun="events"
+      />
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import type { ActionResult } from '../../shared/action-result';
+import { createKey, createSupervisor, createToken, revokeKey, revokeToken } from '../vigil/admin';
+import type { KeyKind, SupervisorRole } from '../vigil/types';
+import { perform, refuse, text } from './perform';
+
+const kinds: Record<string, KeyKind> = { write: 'WRITE', client: 'CLIENT' };
+const roles: Record<string, SupervisorRole> = { admin: 'ADMIN', supervisor: 'SUPERVISOR', viewer: 'VIEWER' };
+
+export async function createKeyAction(_previous: ActionResult, form: FormData): Promise<ActionResult> {
+  const kind = kinds[text(form, 'kind')];
+  const name = text(form, 'name');
+  if (!kind) return refuse('Choose a write key or a client key.');
+  if (!name) return refuse('A name is required, so you can tell keys apart.');
+  const result = await perform(async (token) => {
+    const created = await createKey(token, kind, name);
+    return { message: `${kind === 'WRITE' ? 'Write' : 'Client'} key “${name}” created. Copy it now: it is not shown again.`, secret: created.secret };
+  });
+  if (result.ok) revalidatePath('/security');
+  return result;
+}
+
+export async function revokeKeyAction(_previous: ActionResult, form: FormData): Promise<ActionResult> {
+  const id = text(form, 'id');
+  const name = text(form, 'name');
+  if (!id) return refuse('No key given.');
+  const result = await perform(async (token) => {
+    await revokeKey(token, id);
+    return `Key “${name || id}” revoked. Requests with it are refused from now on.`;
+  });
+  if (result.ok) revalidatePath('/security');
+  return result;
+}
+
+export async function createSupervisorAction(_previous: ActionResult, form: FormData): Promise<ActionResult> {
+  const username = text(form, 'username');
+  const role = roles[text(form, 'role')];
+  if (!username) return refuse('A username is required.');
+  if (!role) return refuse('Choose a role.');
+  const result = await perform(async (token) => {
+    const created = await createSupervisor(token, username, role);
+    return { message: `Account ${username} created. Give them this password; it is not shown again.`, secret: created.password ?? '' };
+  });
+  if (result.ok) revalidatePath('/supervisors');
+  return result;
+}
+
+export async function createTokenAction(_previous: ActionResult, form: FormData): Promise<ActionResult> {
+  const username = text(form, 'username');
+  const name = text(form, 'name');
+  if (!username) return refuse('Choose the account the token acts for.');
+  if (!name) return refuse('A name is required, so you can tell tokens apart.');
+  const result = await perform(async (token) => {
+    const created = await createToken(token, username, name);
+    return { message: `API token “${name}” created for ${username}. Copy it now: it is not shown again.`, secret: created.token };
+  });
+  if (result.ok) revalidatePath('/supervisors');
+  return result;
+}
+
+export async function revokeTokenAction(_previous: ActionResult, form: FormData): Promise<ActionResult> {
+  const id = text(form, 'id');
+  const name = text(form, 'name');
+  if (!id) return refuse('No token given.');
+  const result = await perform(async (token) => {
+    await revokeToken(token, id);
+    return `Token “${name || id}” revoked.`;
+  });
+  if (result.ok) revalidatePath('/supervisors');
+  return result;
+}
