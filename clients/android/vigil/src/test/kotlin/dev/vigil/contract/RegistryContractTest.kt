@@ -135,4 +135,36 @@ class RegistryContractTest {
         assertTrue(listing.body, listing.body.contains(Vigil.deviceId))
         Json.parse(listing.body)
     }
+
+    @Test
+    fun `a new agent's day - register, track online and offline, and the supervisor sees every event exactly once`() {
+        registerTeller("agent-9")
+        val online = runBlocking { Vigil.track("transfer") { "amount" to 1500; "currency" to "KES" } }.value()
+        assertFalse(online.isOffline)
+
+        DeviceNetwork.goOffline()
+        val offline = (1..3).map { n -> runBlocking { Vigil.track("transfer") { "amount" to n * 100 } }.value() }
+        assertTrue(offline.all { it.isOffline })
+
+        // Reconnect; the first batch's answer is lost after the server stored it, then the app restarts.
+        http.loseNextResponseTo = "/events/batch"
+        DeviceNetwork.goOnline()
+        eventually(what = "the interrupted batch") { http.to("/events/batch").size >= 2 }
+        Vigil.shutdown()
+        Vigil.init(RuntimeEnvironment.getApplication()) {
+            apiKey = server.clientKey
+            endpoint = server.url
+        }
+        assertTrue(runBlocking { Vigil.sync() }.value().isComplete)
+        assertTrue(Vigil.pendingEvents.isEmpty())
+
+        val listing = supervisor.devices(role = "teller", branch = "north")
+        assertEquals(listing.body, 200, listing.status)
+        assertTrue(listing.body, listing.body.contains(Vigil.deviceId))
+
+        val stored = supervisor.storedEventIds(Vigil.deviceId)
+        val expected = listOf(online.clientEventId) + offline.map { it.clientEventId }
+        assertEquals(expected.toSet(), stored.toSet())
+        assertEquals("each event stored exactly once: $stored", expected.size, stored.size)
+    }
 }

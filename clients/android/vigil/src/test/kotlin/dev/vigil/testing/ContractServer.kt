@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit
 class ContractServer private constructor(
     val url: String,
     val clientKey: String,
-    val writeKey: String?,
+    /** A supervisor's API token for /api/devices (only with -Pregistry-contract). */
+    val supervisorToken: String?,
     private val process: Process,
     private val dataDir: File,
     val log: File,
@@ -28,8 +29,8 @@ class ContractServer private constructor(
     companion object {
         private var running: ContractServer? = null
 
-        /** Set by `-Pregistry-contract`: the supervisor routes need a write key. */
-        private val wantsWriteKey get() = System.getProperty("vigil.contract.writeKey") == "true"
+        /** Set by `-Pregistry-contract`: the supervisor routes need a supervisor account and API token. */
+        private val wantsSupervisor get() = System.getProperty("vigil.contract.supervisor") == "true"
 
         @Synchronized
         fun get(): ContractServer = running ?: start().also { server ->
@@ -51,8 +52,11 @@ class ContractServer private constructor(
             val dataDir = Files.createTempDirectory("vigil-android-contract").toFile()
             val log = File(dataDir.parentFile, dataDir.name + ".log")
             val env = mapOf("VIGIL_DATA_DIR" to File(dataDir, "db").path, "NO_COLOR" to "1")
-            val clientKey = createKey(cli, env, "client")
-            val writeKey = if (wantsWriteKey) createKey(cli, env, "write") else null
+            val clientKey = cliField(cli, env, "key", "keys", "create", "--kind", "client", "--name", "android-contract")
+            val supervisorToken = if (!wantsSupervisor) null else {
+                cliField(cli, env, "username", "supervisors", "create", "--username", "android-supervisor", "--role", "supervisor")
+                cliField(cli, env, "token", "tokens", "create", "--username", "android-supervisor", "--name", "android-contract")
+            }
             val port = ServerSocket(0).use { it.localPort }
             val process = ProcessBuilder("node", cli.path, "serve")
                 .directory(dataDir)
@@ -75,19 +79,20 @@ class ContractServer private constructor(
                 }
                 Thread.sleep(200)
             }
-            return ContractServer(url, clientKey, writeKey, process, dataDir, log)
+            return ContractServer(url, clientKey, supervisorToken, process, dataDir, log)
         }
 
-        private fun createKey(cli: File, env: Map<String, String>, kind: String): String {
-            val process = ProcessBuilder("node", cli.path, "keys", "create", "--kind", kind, "--name", "android-contract-$kind", "--json")
-                .redirectErrorStream(false)
+        /** Runs a `vigil … --json` command (before `serve`: the embedded database allows one process) and reads [field]. */
+        private fun cliField(cli: File, env: Map<String, String>, field: String, vararg args: String): String {
+            val process = ProcessBuilder(listOf("node", cli.path) + args + "--json")
                 .apply { environment().putAll(env) }
                 .start()
+            process.outputStream.close()
             val out = process.inputStream.bufferedReader().readText()
             val err = process.errorStream.bufferedReader().readText()
-            check(process.waitFor(120, TimeUnit.SECONDS) && process.exitValue() == 0) { "keys create failed: $out\n$err" }
-            return Regex("\"key\"\\s*:\\s*\"([^\"]+)\"").find(out)?.groupValues?.get(1)
-                ?: error("keys create printed no key: $out")
+            check(process.waitFor(120, TimeUnit.SECONDS) && process.exitValue() == 0) { "vigil ${args.joinToString(" ")} failed: $out\n$err" }
+            return Regex("\"$field\"\\s*:\\s*\"([^\"]+)\"").find(out)?.groupValues?.get(1)
+                ?: error("vigil ${args.joinToString(" ")} printed no $field: $out")
         }
 
         private fun healthy(url: String): Boolean = try {
