@@ -21,8 +21,15 @@ for _ in $(seq 1 300); do
   kill -0 $server 2>/dev/null || exit 1
   sleep 0.2
 done
+# The console reads VIGIL_API_URL (exported above) and talks to the server from its own side only.
 (cd console && exec node_modules/.bin/next start -p "$CONSOLE_PORT" -H 127.0.0.1 >/dev/null) &
 console=$!
-echo "Vigil console: http://127.0.0.1:$CONSOLE_PORT"
+for _ in $(seq 1 150); do
+  node -e "fetch(process.argv[1], {redirect: 'manual'}).then(r => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))" \
+    "http://127.0.0.1:$CONSOLE_PORT/login" && break
+  kill -0 $console 2>/dev/null || { echo "The console did not start (is port $CONSOLE_PORT free? set CONSOLE_PORT)." >&2; exit 1; }
+  sleep 0.2
+done
+echo "Vigil console: http://127.0.0.1:$CONSOLE_PORT  (sign in with the admin account printed on the first start)"
 echo "Press Ctrl-C to stop."
 wait $server

@@ -1,0 +1,381 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './browser';
+import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
+import { CONSOLE_DIR } from './processes';
+import { BRANCHES, ROLES } from './seed';
+import { startStack, type Account, type Stack } from './stack';
+
+const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
+const SHOTS = join(CONSOLE_DIR, 'test-results');
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  [stack, browser] = await Promise.all([startStack(DEVICES), launchChromium()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function newPage(width = 1360, height = 900): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height }, baseURL: stack.console.url });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console.url });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+async function signIn(page: Page, account: Account, path = '/') {
+  await page.goto(path);
+  await page.waitForURL(/\/login/);
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await hasText(page.getByTestId('signed-in-user'), account.username);
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+const sessionCookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'vigil_session');
+
+async function registration(deviceId: string) {
+  const response = await fetch(`${stack.vigil.url}/devices/${deviceId}/registration`, { headers: { authorization: `Bearer ${stack.keys.client}` } });
+  return (await response.json()) as { status: string; user_id: string; deactivation_reason: string | null };
+}
+
+async function columnTexts(page: Page, column: number): Promise<string[]> {
+  return page.locator(`[data-testid="devices-table"] tbody tr td:nth-child(${column})`).allTextContents();
+}
+
+describe('supervisor console against the real server', () => {
+  it('refuses a wrong password, then signs in and keeps the session in an httpOnly SameSite=Lax cookie', async () => {
+    const { context, page } = await newPage();
+    await page.goto('/devices');
+    await atUrl(page, /\/login\?next=%2Fdevices/);
+    await shot(page, '01-sign-in');
+    await page.getByLabel('Username').fill(stack.admin.username);
+    await page.getByLabel('Password').fill('not-the-password-at-all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await hasText(page.getByRole('alert'), 'Wrong username or password.');
+    expect(await sessionCookie(context)).toBeUndefined();
+
+    await page.getByLabel('Password').fill(stack.admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/devices$/);
+    const cookie = await sessionCookie(context);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
+    expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000);
+    await context.close();
+  });
+
+  it('shows the overview with device counts by status and the share of risky events', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin);
+    const counts = page.getByTestId('device-counts');
+    const registered = stack.seeded.devices.length;
+    await containsText(counts, `Active${registered.toLocaleString('en-US')}`);
+    await containsText(counts, `Unregistered${stack.seeded.unregistered.length.toLocaleString('en-US')}`);
+    await containsText(page.getByTestId('risk-share'), `of ${stack.seeded.events.toLocaleString('en-US')} scored`);
+    await isVisible(page.locator('.recharts-surface').first());
+    await shot(page, '02-overview');
+    await context.close();
+  });
+
+  it('filters devices by role and by branch from the facets, keeps the filters in the URL, and Back restores them', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/devices');
+    const total = stack.seeded.devices.length + stack.seeded.unregistered.length;
+    await containsText(page.getByTestId('pager-summary'), `of ${total.toLocaleString('en-US')} devices`);
+
+    const role = ROLES[0];
+    const withRole = stack.seeded.devices.filter((d) => d.role === role);
+    await page.getByLabel('Role').selectOption(role);
+    await page.waitForURL(new RegExp(`/devices\\?role=${role}$`));
+    await containsText(page.getByTestId('pager-summary'), `1–50 of ${withRole.length.toLocaleString('en-US')} devices`);
+    expect(new Set(await columnTexts(page, 3))).toEqual(new Set([role]));
+
+    const branch = BRANCHES[2];
+    const both = withRole.filter((d) => d.branch === branch);
+    await page.getByLabel('Branch').selectOption(branch);
+    await page.waitForURL(new RegExp(`/devices\\?role=${role}&branch=${branch}$`));
+    await containsText(page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
+    expect(new Set(await columnTexts(page, 4))).toEqual(new Set([branch]));
+    expect(new Set(await columnTexts(page, 3))).toEqual(new Set([role]));
+    await shot(page, '03-devices-filtered');
+
+    // Server-side paging with cursors; the page is an address of its own.
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(/after=/);
+    await containsText(page.getByTestId('pager-summary'), `51–100 of ${both.length.toLocaleString('en-US')} devices · page 2`);
+    const shared = page.url();
+    await page.getByRole('link', { name: '← Previous' }).click();
+    await containsText(page.getByTestId('pager-summary'), '1–50 of');
+
+    await page.goBack();
+    await atUrl(page, shared);
+    await page.goBack();
+    await page.goBack();
+    await atUrl(page, new RegExp(`/devices\\?role=${role}$`));
+    await hasValue(page.getByLabel('Role'), role);
+    await hasValue(page.getByLabel('Branch'), '');
+    await containsText(page.getByTestId('pager-summary'), `of ${withRole.length.toLocaleString('en-US')} devices`);
+
+    // A shared link opens the same filtered page in a new session.
+    const other = await newPage();
+    await signIn(other.page, stack.supervisor, `/devices?role=${role}&branch=${branch}`);
+    await hasValue(other.page.getByLabel('Branch'), branch);
+    await containsText(other.page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
+    await other.context.close();
+
+    // Sorted by last seen: the first rows were seen most recently.
+    await page.goto('/devices');
+    const seen = await columnTexts(page, 7);
+    expect(seen[0]).toMatch(/ago|just now/);
+    await context.close();
+  });
+
+  it('deactivates with a required reason, reactivates and transfers a device, with confirmation and feedback', async () => {
+    const { context, page } = await newPage();
+    const device = stack.seeded.devices[1]!;
+    await signIn(page, stack.supervisor, `/devices/${device.id}`);
+    await hasText(page.getByTestId('registered-user'), device.userId);
+
+    // Deactivate: the confirmation dialog does not submit without a reason.
+    await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deactivate this device?' });
+    await isVisible(dialog);
+    await dialog.getByRole('button', { name: 'Deactivate device' }).click();
+    await isVisible(dialog);
+    expect((await registration(device.id)).status).toBe('active');
+    await dialog.getByLabel('Reason (required)').fill('Phone reported stolen at the branch');
+    await dialog.getByRole('button', { name: 'Deactivate device' }).click();
+    await hasText(page.getByTestId('feedback'), `Device ${device.id} deactivated.`);
+    await isHidden(dialog);
+    await hasText(page.getByTestId('deactivation-reason'), 'Phone reported stolen at the branch');
+    await containsText(page.getByTestId('audit-table'), 'Phone reported stolen at the branch');
+    expect(await registration(device.id)).toMatchObject({ status: 'deactivated', deactivation_reason: 'Phone reported stolen at the branch' });
+    await shot(page, '04-device-deactivated');
+
+    // Reactivate.
+    await page.getByRole('button', { name: 'Reactivate', exact: true }).click();
+    const again = page.getByRole('dialog', { name: 'Reactivate this device?' });
+    await again.getByLabel('Reason (required)').fill('Phone recovered');
+    await again.getByRole('button', { name: 'Reactivate device' }).click();
+    await hasText(page.getByTestId('feedback'), `Device ${device.id} reactivated.`);
+    expect((await registration(device.id)).status).toBe('active');
+    await isVisible(page.getByRole('button', { name: 'Deactivate', exact: true }));
+
+    // Transfer: a blank user id is refused with a clear error, then a real one moves the registration.
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+    const transfer = page.getByRole('dialog', { name: 'Transfer this device?' });
+    await transfer.getByLabel('New user id (required)').fill('   ');
+    await transfer.getByRole('button', { name: 'Transfer device' }).click();
+    await hasText(transfer.getByRole('alert'), 'A new user id is required.');
+    await transfer.getByLabel('New user id (required)').fill('user-transferred-42');
+    await transfer.getByRole('button', { name: 'Transfer device' }).click();
+    await hasText(page.getByTestId('feedback'), `Device ${device.id} transferred to user-transferred-42.`);
+    await hasText(page.getByTestId('registered-user'), 'user-transferred-42');
+    await containsText(page.getByTestId('audit-table'), `${device.userId} → user-transferred-42`);
+    expect(await registration(device.id)).toMatchObject({ status: 'active', user_id: 'user-transferred-42' });
+    await shot(page, '05-device-page');
+    await context.close();
+  });
+
+  it('refuses a replayed action from another origin or without an Origin header (CSRF)', async () => {
+    const { context, page } = await newPage();
+    const device = stack.seeded.devices[5]!;
+    await signIn(page, stack.supervisor, `/devices/${device.id}`);
+    const captured: { headers: Record<string, string>; body: string | null }[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.headers()['next-action']) captured.push({ headers: request.headers(), body: request.postData() });
+    });
+    await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deactivate this device?' });
+    await dialog.getByLabel('Reason (required)').fill('Legitimate deactivation');
+    await dialog.getByRole('button', { name: 'Deactivate device' }).click();
+    await hasText(page.getByTestId('feedback'), `Device ${device.id} deactivated.`);
+    await page.getByRole('button', { name: 'Reactivate', exact: true }).click();
+    const re = page.getByRole('dialog', { name: 'Reactivate this device?' });
+    await re.getByLabel('Reason (required)').fill('Back in service');
+    await re.getByRole('button', { name: 'Reactivate device' }).click();
+    await hasText(page.getByTestId('feedback'), `Device ${device.id} reactivated.`);
+    expect((await registration(device.id)).status).toBe('active');
+
+    const deactivation = captured.find((c) => c.body?.includes('Legitimate deactivation'));
+    expect(deactivation).toBeDefined();
+    const cookie = await sessionCookie(context);
+    const replay = async (origin: string | null) => {
+      const headers: Record<string, string> = {
+        'next-action': deactivation!.headers['next-action']!,
+        'content-type': deactivation!.headers['content-type']!,
+        accept: 'text/x-component',
+        cookie: `vigil_session=${cookie!.value}`,
+      };
+      if (origin) headers.origin = origin;
+      return fetch(`${stack.console.url}/devices/${device.id}`, { method: 'POST', headers, body: deactivation!.body! });
+    };
+    await replay('http://evil.example');
+    await replay(null);
+    expect((await registration(device.id)).status).toBe('active');
+    await context.close();
+  });
+
+  it('creates a write key whose secret is shown once with a copy button, and revokes it with confirmation', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/security');
+    await page.getByLabel('Kind').selectOption('write');
+    await page.getByLabel('Name').fill('e2e checkout backend');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByTestId('secret').locator('code');
+    await hasText(secret, /^vigil_wk_[A-Za-z0-9]{20,}$/);
+    const key = (await secret.textContent())!;
+    await page.getByTestId('secret').getByRole('button', { name: 'Copy' }).click();
+    await isVisible(page.getByTestId('secret').getByRole('button', { name: 'Copied' }));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    const row = page.locator('tr[data-key-name="e2e checkout backend"]');
+    await containsText(row, key.slice(0, 12));
+    await containsText(row, 'active');
+    await shot(page, '06-security-key-created');
+
+    const send = () =>
+      fetch(`${stack.vigil.url}/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'login', identity: 'e2e' }),
+      });
+    expect((await send()).status).toBe(200);
+
+    // The secret is never shown again.
+    await page.reload();
+    await hasCount(page.getByTestId('secret'), 0);
+    expect(await page.content()).not.toContain(key);
+
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke “e2e checkout backend”?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await isHidden(dialog);
+    await containsText(row, 'active');
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await containsText(page.getByTestId('feedback'), 'Key “e2e checkout backend” revoked.');
+    await containsText(row, 'revoked');
+    await hasCount(row.getByRole('button', { name: 'Revoke' }), 0);
+    expect((await send()).status).toBe(401);
+    await context.close();
+  });
+
+  it('lets an admin create accounts on the Supervisors page', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/supervisors');
+    await page.getByLabel('Username').fill('e2e-new-viewer');
+    await page.getByLabel('Role').selectOption('viewer');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const password = (await page.getByTestId('secret').locator('code').textContent())!;
+    expect(password.length).toBeGreaterThanOrEqual(12);
+    await containsText(page.getByTestId('supervisors-table'), 'e2e-new-viewer');
+    await shot(page, '07-supervisors');
+    await context.close();
+
+    // The new account signs in.
+    const fresh = await newPage();
+    await signIn(fresh.page, { username: 'e2e-new-viewer', password });
+    await fresh.context.close();
+  });
+
+  it('shows a viewer no action buttons and no admin pages, and the API refuses the viewer anyway', async () => {
+    const { context, page } = await newPage();
+    const device = stack.seeded.devices[2]!;
+    await signIn(page, stack.viewer, `/devices/${device.id}`);
+    await hasText(page.getByTestId('registered-user'), device.userId);
+    await hasCount(page.getByTestId('device-actions'), 0);
+    await hasCount(page.getByRole('button', { name: /Deactivate|Reactivate|Transfer/ }), 0);
+    await hasText(page.getByRole('navigation', { name: 'Main' }).getByRole('link'), ['Overview', 'Devices', 'Events']);
+    await shot(page, '08-viewer-device');
+    await page.goto('/security');
+    await atUrl(page, /\/\?denied=admin$/);
+
+    const token = (await sessionCookie(context))!.value;
+    const response = await fetch(`${stack.vigil.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `mutation { deactivateDevice(deviceId: "${device.id}", reason: "viewer try") { id } }` }),
+    });
+    const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(body.errors?.[0]?.extensions?.code).toBe('forbidden');
+    expect((await registration(device.id)).status).toBe('active');
+    await context.close();
+  });
+
+  it('charts events and mean risk over time and per tag, and filters events by tag', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/events');
+    await hasCount(page.locator('.recharts-surface'), 3);
+    await page.getByLabel('Tag').selectOption('emulator');
+    await page.waitForURL(/tag=emulator/);
+    const tags = await page.locator('[data-testid="events-table"] tbody tr td:nth-child(6)').allTextContents();
+    expect(tags.length).toBeGreaterThan(0);
+    for (const t of tags) expect(t).toContain('emulator');
+    await shot(page, '09-events');
+    await context.close();
+  });
+
+  it('sends an expired session back to sign-in and returns to the page afterwards', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.supervisor, '/devices');
+    const token = (await sessionCookie(context))!.value;
+    // The session ends on the server (as at expiry or revocation) while the browser still holds the cookie.
+    expect((await fetch(`${stack.vigil.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    await page.goto('/events?tag=emulator');
+    await atUrl(page, /\/login\?expired=1&next=%2Fevents%3Ftag%3Demulator$/);
+    await containsText(page.getByRole('status'), 'Your session has expired');
+    expect(await sessionCookie(context)).toBeUndefined();
+    await page.getByLabel('Username').fill(stack.supervisor.username);
+    await page.getByLabel('Password').fill(stack.supervisor.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/events\?tag=emulator$/);
+    await context.close();
+  });
+
+  it('signs out: the session ends on the server and the console asks to sign in again', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin);
+    const token = (await sessionCookie(context))!.value;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login\?signed_out=1$/);
+    expect(await sessionCookie(context)).toBeUndefined();
+    const me = await fetch(`${stack.vigil.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(401);
+    await page.goto('/');
+    await atUrl(page, /\/login$/);
+    await context.close();
+  });
+
+  it('works in a narrow window and with the keyboard alone', async () => {
+    const { context, page } = await newPage(390, 844);
+    await page.goto('/login');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(stack.supervisor.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(stack.supervisor.password);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/devices');
+    // No horizontal scrolling of the page itself: wide tables scroll inside their own box.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.getByLabel('Status').focus();
+    await page.getByLabel('Status').selectOption('deactivated');
+    await page.waitForURL(/status=deactivated/);
+    await shot(page, '10-devices-narrow');
+    await context.close();
+  });
+});
