@@ -78,7 +78,14 @@ async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
     if (i > 600) throw new Error('vigil did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url: base, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) };
+  // A server that does not finish its graceful shutdown in 20 s is killed: the figures are already taken.
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      child.once('exit', () => (clearTimeout(kill), resolve()));
+      child.kill('SIGTERM');
+    });
+  return { url: base, stop };
 }
 
 let counter = 0;
