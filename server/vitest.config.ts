@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // graphql has both index.mjs and index.js; Node (type-graphql, Apollo) loads index.js, so tests must too, or
+  // two copies of graphql meet and refuse each other's types.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['src/**/*.test.ts'],
     testTimeout: 60_000,

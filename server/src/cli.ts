@@ -6,6 +6,7 @@ import { parseArgs, UsageError } from './cli/args.js';
 import { keysCommand } from './cli/keys.js';
 import { intelCommand } from './cli/intel.js';
 import { serve } from './cli/serve.js';
+import { supervisorsCommand, tokensCommand } from './cli/supervisors.js';
 
 const USAGE = `Usage: vigil <command>
 
@@ -15,6 +16,12 @@ const USAGE = `Usage: vigil <command>
   keys list [--json]                              list keys (never the secret)
   keys revoke ID                                  revoke a key at once
   intel update [--only LIST]                      download the public IP lists into the paths in VIGIL_CONFIG
+  supervisors create --username U --role admin|supervisor|viewer [--password-stdin] [--json]
+                                                  create a console/API account; the password is shown only here
+  supervisors list [--json]                       list supervisor accounts
+  tokens create --username U [--name N] [--json]  create an API token for REST and GraphQL; shown only here
+  tokens list [--json]                            list API tokens (never the secret)
+  tokens revoke ID                                revoke a token at once
 
 See the README for every environment variable and the config file.`;
 
@@ -34,6 +41,10 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(args);
     case 'intel':
       return intelCommand(args);
+    case 'supervisors':
+      return supervisorsCommand(args);
+    case 'tokens':
+      return tokensCommand(args);
     case undefined:
     case 'help':
     case '--help':

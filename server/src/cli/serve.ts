@@ -1,4 +1,4 @@
-import { bootstrapCredentials, type FirstCredentials } from '../auth/bootstrap.js';
+import { bootstrapAdmin, bootstrapCredentials, type FirstCredentials } from '../auth/bootstrap.js';
 import { loadConfig } from '../config/load.js';
 import { createVigil } from '../vigil.js';
 
@@ -16,12 +16,26 @@ function banner(first: FirstCredentials): string {
   ].join('\n');
 }
 
+function adminBanner(admin: { username: string; password: string }): string {
+  const line = '='.repeat(78);
+  return [
+    line,
+    ' Admin account for the console, GraphQL and /api (shown ONCE, store it now):',
+    `   username: ${admin.username}`,
+    `   password: ${admin.password}`,
+    ' Mint an API token with POST /api/auth/login, or: vigil tokens create --username admin',
+    line,
+  ].join('\n');
+}
+
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const vigil = await createVigil(config);
   const first = await bootstrapCredentials(vigil.database, vigil.keys);
   // Printed on stdout directly, never through the logger, so log shipping never carries a secret.
   if (first) process.stdout.write(`${banner(first)}\n`);
+  const admin = await bootstrapAdmin(vigil.database);
+  if (admin) process.stdout.write(`${adminBanner(admin)}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

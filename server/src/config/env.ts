@@ -51,6 +51,12 @@ export const envSchema = z.object({
   VIGIL_KEY_USAGE_FLUSH_SECONDS: int(1, 3600).default(30),
   /** pino log level. */
   VIGIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Days within which events under two identities (or a refused registration) make a device `multi_user`. */
+  VIGIL_MULTI_USER_WINDOW_DAYS: int(1, 3650).default(30),
+  /** Lifetime of a console session from POST /api/auth/login, in hours. */
+  VIGIL_SESSION_TTL_HOURS: int(1, 24 * 90).default(12),
+  /** Login attempts allowed per minute per client IP and per username (a burst of as many, then this rate). */
+  VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: int(1, 10_000).default(10),
   /** Page origins allowed to call /js/* (exact, `https://*.example.com`, or `*` for development). Empty: none. */
   VIGIL_JS_ALLOWED_ORIGINS: csv.default([]),
   /** browser_token signing keys `kid:secret,…` (secret ≥ 32 bytes); the first signs. Unset: generated once, kept in the database. */

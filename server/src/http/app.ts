@@ -9,7 +9,12 @@ import { limits } from '../ingest/limits.js';
 import type { Metrics } from './metrics.js';
 import { sendProblem, toVigilError } from './problem.js';
 import type { RateLimiter } from './rate-limit/interface.js';
+import { graphqlRoutes } from '../graphql/server.js';
+import { registryServices } from './registry-services.js';
+import { authRoutes } from './routes/auth.js';
+import { deviceRoutes } from './routes/devices.js';
 import { eventRoutes } from './routes/events.js';
+import { supervisorDeviceRoutes } from './routes/supervisor-devices.js';
 import { jsRoutes } from './routes/js.js';
 import { operationRoutes } from './routes/operations.js';
 
@@ -35,8 +40,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the socket's address.
     trustProxy: trusted.length > 0 ? trusted : false,
     bodyLimit: limits.batchBodyBytes,
+    // Device ids in paths may be as long as in events (128); longer ones get a 400 from validation, not a 414.
+    maxParamLength: 512,
   });
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('principal', null);
   // Only JSON bodies are accepted; without this, Fastify would hand text/plain to handlers as a string.
   app.removeContentTypeParser('text/plain');
 
@@ -63,6 +71,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   operationRoutes(app, options);
   eventRoutes(app, { ...options, log: app.log });
+  const registry = registryServices(options);
+  deviceRoutes(app, registry);
+  supervisorDeviceRoutes(app, registry);
+  authRoutes(app, registry);
+  await graphqlRoutes(app, registry);
   jsRoutes(app, { ...options, env: options.config.env, log: app.log });
 
   // A known path with the wrong method is 405 with Allow, not 404.

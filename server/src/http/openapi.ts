@@ -4,6 +4,7 @@ import { insightsSchema } from '../ingest/insights.js';
 import { limits } from '../ingest/limits.js';
 import { batchInputSchema, eventInputSchema, magicPropertiesSchema } from '../ingest/schema.js';
 import { jsOpenApiPaths } from './js/openapi.js';
+import { registryOpenApi } from './registry-openapi.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
@@ -40,6 +41,7 @@ const errorResponses = {
 
 /** OpenAPI 3.1 built from the same zod schemas that validate requests, so the two cannot disagree. */
 export function buildOpenApi(): Record<string, unknown> {
+  const registry = registryOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -54,6 +56,7 @@ export function buildOpenApi(): Record<string, unknown> {
       securitySchemes: {
         writeKey: { type: 'http', scheme: 'bearer', description: 'A write key (vigil_wk_…), server-side only.' },
         clientKey: { type: 'http', scheme: 'bearer', description: 'A client key (vigil_ck_…), for the browser and Android libraries.' },
+        ...registry.securitySchemes,
       },
       schemas: {
         Event: json(eventInputSchema),
@@ -61,6 +64,7 @@ export function buildOpenApi(): Record<string, unknown> {
         EventBatch: json(batchInputSchema),
         Insights: z.toJSONSchema(insightsSchema, { io: 'output', unrepresentable: 'any' }),
         Problem: problemSchema,
+        ...registry.schemas,
       },
     },
     paths: {
@@ -113,6 +117,7 @@ export function buildOpenApi(): Record<string, unknown> {
         },
       },
       ...jsOpenApiPaths(),
+      ...registry.paths,
       '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'Alive' } } } },
       '/readyz': { get: { summary: 'Readiness (database reachable)', responses: { '200': { description: 'Ready' }, '503': problem('Database unreachable') } } },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format' } } } },

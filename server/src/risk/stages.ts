@@ -1,6 +1,7 @@
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { createBehaviorsStage } from '../behaviors/stage.js';
+import { createRegistryStage } from '../registry/stage.js';
 import { contactStage } from './contact/stage.js';
 import { deviceIntegrityStage } from './device/stage.js';
 import { createNetworkStage } from './intel/stage.js';
@@ -12,6 +13,7 @@ import type { InsightStage } from './stage.js';
  */
 export async function createStages(config: Config, database: DatabaseHandle): Promise<InsightStage[]> {
   return [
+    createRegistryStage({ multiUserWindowDays: config.env.VIGIL_MULTI_USER_WINDOW_DAYS }),
     await createBehaviorsStage(config.file.behaviors, database),
     createNetworkStage(config),
     deviceIntegrityStage,

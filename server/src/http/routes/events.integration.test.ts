@@ -32,7 +32,8 @@ describe.each(testDrivers())('POST /events on %s', (driver) => {
     const body = res.body;
     expect(body).toMatchObject({
       device_id: 'dev-a',
-      current_tags: ['new_device'],
+      // dev-a was never registered (see the registry suites for registered devices).
+      current_tags: ['new_device', 'unregistered'],
       device_id_details: { age: { days: 0 } },
       behaviors: {},
       warnings: [],
@@ -54,7 +55,8 @@ describe.each(testDrivers())('POST /events on %s', (driver) => {
     expect(body.handprint_id).toMatch(/^hp_/);
     expect(body.risk_score).toBeGreaterThan(0);
     expect(body.risk_score).toBeLessThanOrEqual(1);
-    expect(body.score_breakdown).toEqual([{ tag: 'new_device', weight: 0.15, contribution: 0.15 }]);
+    expect(body.score_breakdown[0]).toEqual({ tag: 'new_device', weight: 0.15, contribution: 0.15 });
+    expect(body.score_breakdown.map((b: { tag: string }) => b.tag)).toEqual(['new_device', 'unregistered']);
 
     const [row] = await server.database.db.select().from(events).where(eq(events.id, body.event_id));
     expect(row).toMatchObject({
@@ -65,7 +67,7 @@ describe.each(testDrivers())('POST /events on %s', (driver) => {
       handprintId: body.handprint_id,
       ip: '127.0.0.1',
       userAgent: 'TestAgent/1.0',
-      tags: ['new_device'],
+      tags: ['new_device', 'unregistered'],
       riskScore: body.risk_score,
     });
     expect(row!.properties).toEqual({ device_id: 'dev-a', amount: 12.5, session_id: 's1' });
@@ -81,7 +83,8 @@ describe.each(testDrivers())('POST /events on %s', (driver) => {
     expect(now.body.device_id_details.age.days).toBe(3);
     expect(now.body.device).toMatchObject({ age_days: 3, is_new: false, model: 'Pixel 8', os_version: '15' });
     expect(now.body.current_tags).not.toContain('new_device');
-    expect(now.body.risk_score).toBe(0);
+    // Only `unregistered` remains.
+    expect(now.body.risk_score).toBe(0.1);
   });
 
   it('moves first seen earlier when a late offline event arrives', async () => {

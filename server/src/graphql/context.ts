@@ -1,0 +1,35 @@
+import type { KeyStore } from '../auth/key-store.js';
+import type { Permission } from '../auth/roles.js';
+import type { Principal, SupervisorStore } from '../auth/supervisor-store.js';
+import type { DatabaseHandle } from '../db/handle.js';
+import { requirePermission } from '../http/supervisor-guard.js';
+import type { SupervisorDevices } from '../registry/service.js';
+import type { RegistryRepository } from '../registry/repository.js';
+import { createLoaders, type Loaders } from './loaders.js';
+
+/** The long-lived parts resolvers use; one per server. */
+export interface GraphqlServices {
+  database: DatabaseHandle;
+  keys: KeyStore;
+  supervisors: SupervisorStore;
+  registry: RegistryRepository;
+  supervisorDevices: SupervisorDevices;
+}
+
+/** Per request: who is asking (already authenticated at the HTTP edge) and fresh DataLoaders. */
+export interface GraphqlContext {
+  principal: Principal;
+  services: GraphqlServices;
+  loaders: Loaders;
+  /** Throws `forbidden` (extensions.code) unless the caller's role has the permission. */
+  require(permission: Permission): void;
+}
+
+export function createContext(principal: Principal, services: GraphqlServices): GraphqlContext {
+  return {
+    principal,
+    services,
+    loaders: createLoaders(services.database.db),
+    require: (permission) => requirePermission(principal, permission),
+  };
+}

@@ -1,0 +1,56 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { FastifyInstance } from 'fastify';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { errorCatalog, problemType, VigilError, type ErrorCode } from '../errors.js';
+
+// Apollo's own codes for requests that are not valid GraphQL, mapped onto the one catalog.
+const apolloCodes: Record<string, ErrorCode> = {
+  GRAPHQL_PARSE_FAILED: 'validation_failed',
+  GRAPHQL_VALIDATION_FAILED: 'validation_failed',
+  BAD_USER_INPUT: 'validation_failed',
+  BAD_REQUEST: 'validation_failed',
+  OPERATION_RESOLUTION_FAILURE: 'validation_failed',
+  PERSISTED_QUERY_NOT_FOUND: 'validation_failed',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'validation_failed',
+};
+
+/**
+ * Every GraphQL error carries `extensions.code` from the same catalog as REST problems (plus `type` and
+ * `status`), so a client handles `device_not_registered` the same way on both. Unknown failures are `internal`
+ * and show no detail.
+ */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+  const extensionsOf = (code: ErrorCode, errors?: unknown) => ({
+    code,
+    type: problemType(code),
+    status: errorCatalog[code].status,
+    ...(errors ? { errors } : {}),
+  });
+  if (original instanceof VigilError) {
+    return { ...base, message: original.message, extensions: extensionsOf(original.code, original.errors) };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && code in errorCatalog) return { ...base, extensions: extensionsOf(code as ErrorCode) };
+  if (typeof code === 'string' && apolloCodes[code]) return { ...base, extensions: extensionsOf(apolloCodes[code]!) };
+  return { message: 'An internal error occurred; it has been logged.', ...(formatted.path ? { path: formatted.path } : {}), extensions: extensionsOf('internal') };
+}
+
+/** Internal failures are answered without detail (formatError), so they are logged here with it. */
+export function logInternalErrors(app: FastifyInstance): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors }) {
+          for (const error of errors) {
+            const original = unwrapResolverError(error);
+            const expected = original instanceof VigilError || (original instanceof GraphQLError && original.extensions?.code !== undefined);
+            if (!expected) app.log.error({ err: original }, 'GraphQL operation failed');
+          }
+        },
+      };
+    },
+  };
+}

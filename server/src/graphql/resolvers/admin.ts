@@ -1,0 +1,114 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { KeyListing } from '../../auth/key-store.js';
+import type { CredentialListing, Supervisor as SupervisorRecord } from '../../auth/supervisor-store.js';
+import { VigilError } from '../../errors.js';
+import type { GraphqlContext } from '../context.js';
+import { CreatedKey, CreatedSupervisor, CreatedToken, Key, Supervisor, Token } from '../types/admin.js';
+import { KeyKindEnum, SupervisorRoleEnum } from '../types/enums.js';
+
+const toKey = (k: KeyListing): Key => ({
+  id: k.id,
+  kind: k.kind as KeyKindEnum,
+  name: k.name,
+  displayPrefix: k.display_prefix,
+  createdAt: new Date(k.created_at),
+  lastUsedAt: k.last_used_at ? new Date(k.last_used_at) : null,
+  revokedAt: k.revoked_at ? new Date(k.revoked_at) : null,
+});
+
+const toSupervisor = (s: SupervisorRecord): Supervisor => ({ id: s.id, username: s.username, role: s.role as SupervisorRoleEnum, createdAt: s.createdAt });
+
+const toToken = (t: CredentialListing): Token => ({
+  id: t.id,
+  name: t.name,
+  username: t.username,
+  displayPrefix: t.displayPrefix,
+  createdAt: t.createdAt,
+  lastUsedAt: t.lastUsedAt,
+  revokedAt: t.revokedAt,
+});
+
+const name = (value: string, field: string) => {
+  if (value.length < 1 || value.length > 200) {
+    throw new VigilError('validation_failed', `${field} must be 1 to 200 characters`, { errors: [{ path: field, message: 'must be 1 to 200 characters' }] });
+  }
+  return value;
+};
+
+/** Account and credential management: everything here but `me` is admin only. */
+@Resolver()
+export class AdminResolver {
+  @Query(() => Supervisor, { description: 'The signed-in supervisor.' })
+  me(@Ctx() ctx: GraphqlContext): Supervisor {
+    return toSupervisor(ctx.principal.supervisor);
+  }
+
+  @Query(() => [Key], { description: 'Write and client keys (admin).' })
+  async keys(@Ctx() ctx: GraphqlContext): Promise<Key[]> {
+    ctx.require('admin');
+    return (await ctx.services.keys.list()).map(toKey);
+  }
+
+  @Mutation(() => CreatedKey, { description: 'Create a key; its secret is returned only here (admin).' })
+  async createKey(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('kind', () => KeyKindEnum) kind: KeyKindEnum,
+    @Arg('name', () => String) keyName: string,
+  ): Promise<CreatedKey> {
+    ctx.require('admin');
+    const created = await ctx.services.keys.create(kind, name(keyName, 'name'));
+    const listed = (await ctx.services.keys.list()).find((k) => k.id === created.id)!;
+    return { key: toKey(listed), secret: created.key };
+  }
+
+  @Mutation(() => Key, { description: 'Revoke a key at once, in every process (admin).' })
+  async revokeKey(@Ctx() ctx: GraphqlContext, @Arg('id', () => ID) id: string): Promise<Key> {
+    ctx.require('admin');
+    if (!(await ctx.services.keys.revoke(id))) throw new VigilError('not_found', `No key ${id}`);
+    return toKey((await ctx.services.keys.list()).find((k) => k.id === id)!);
+  }
+
+  @Query(() => [Supervisor], { description: 'Supervisor accounts (admin).' })
+  async supervisors(@Ctx() ctx: GraphqlContext): Promise<Supervisor[]> {
+    ctx.require('admin');
+    return (await ctx.services.supervisors.list()).map(toSupervisor);
+  }
+
+  @Mutation(() => CreatedSupervisor, { description: 'Create an account; without a password one is generated and returned once (admin).' })
+  async createSupervisor(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('username', () => String) username: string,
+    @Arg('role', () => SupervisorRoleEnum) role: SupervisorRoleEnum,
+    @Arg('password', () => String, { nullable: true, description: 'At least 12 characters.' }) password: string | null,
+  ): Promise<CreatedSupervisor> {
+    ctx.require('admin');
+    const created = await ctx.services.supervisors.create(username, role, password ?? undefined);
+    return { supervisor: toSupervisor(created.supervisor), password: password ? null : created.password };
+  }
+
+  @Query(() => [Token], { description: 'API tokens of every supervisor (admin).' })
+  async tokens(@Ctx() ctx: GraphqlContext): Promise<Token[]> {
+    ctx.require('admin');
+    return (await ctx.services.supervisors.tokens()).map(toToken);
+  }
+
+  @Mutation(() => CreatedToken, { description: "Create an API token for a supervisor; it is returned only here (admin)." })
+  async createToken(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('username', () => String) username: string,
+    @Arg('name', () => String, { nullable: true, defaultValue: 'api' }) tokenName: string,
+  ): Promise<CreatedToken> {
+    ctx.require('admin');
+    const supervisor = await ctx.services.supervisors.byUsername(username);
+    if (!supervisor) throw new VigilError('not_found', `No supervisor ${username}`);
+    const created = await ctx.services.supervisors.createToken(supervisor.id, name(tokenName, 'name'));
+    return { id: created.id, token: created.token };
+  }
+
+  @Mutation(() => Token, { description: 'Revoke an API token at once (admin).' })
+  async revokeToken(@Ctx() ctx: GraphqlContext, @Arg('id', () => ID) id: string): Promise<Token> {
+    ctx.require('admin');
+    if (!(await ctx.services.supervisors.revoke(id, 'token'))) throw new VigilError('not_found', `No token ${id}`);
+    return toToken((await ctx.services.supervisors.token(id))!);
+  }
+}

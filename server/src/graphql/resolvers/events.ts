@@ -1,0 +1,42 @@
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { countEvents, listEvents, type EventFilter as Filter } from '../../reporting/events.js';
+import type { GraphqlContext } from '../context.js';
+import { perItem } from '../limits.js';
+import { EventConnection, EventFilter } from '../types/event.js';
+import { toEvent } from './mapping.js';
+import { pageSize } from './paging.js';
+
+type EventConnectionSource = EventConnection & { filter: Filter };
+
+@Resolver(() => EventConnection)
+export class EventResolver {
+  @Query(() => EventConnection, { description: 'Stored events, newest first, filtered and paged.', complexity: perItem(50) })
+  async events(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('filter', () => EventFilter, { nullable: true }) filter: EventFilter | null,
+    @Arg('first', () => Int, { nullable: true, description: '1 to 500, default 50.' }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<EventConnectionSource> {
+    ctx.require('read');
+    const query: Filter = { ...(filter ?? {}) };
+    const page = await listEvents(ctx.services.database.db, query, pageSize(first), after);
+    const edges = page.events.map((e, i) => ({ cursor: page.cursors[i]!, node: toEvent(e) }));
+    return {
+      edges,
+      nodes: edges.map((e) => e.node),
+      pageInfo: {
+        hasNextPage: page.nextCursor !== null,
+        hasPreviousPage: Boolean(after),
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+      totalCount: 0,
+      filter: query,
+    };
+  }
+
+  @FieldResolver(() => Int)
+  async totalCount(@Root() connection: EventConnectionSource, @Ctx() ctx: GraphqlContext): Promise<number> {
+    return countEvents(ctx.services.database.db, connection.filter);
+  }
+}

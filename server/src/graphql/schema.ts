@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { AdminResolver } from './resolvers/admin.js';
+import { DeviceConnectionResolver, DeviceResolver } from './resolvers/devices.js';
+import { EventResolver } from './resolvers/events.js';
+import { ReportingResolver } from './resolvers/reporting.js';
+
+let built: Promise<GraphQLSchema> | undefined;
+
+/** The schema, built once per process from the type-graphql classes (the classes are the single source). */
+export function vigilSchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({
+    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver],
+    // Arguments are validated in resolvers with the same rules (and error codes) as REST.
+    validate: false,
+  });
+  return built;
+}
+
+/** The SDL as checked in at server/schema.graphql: sorted, so diffs show real changes only. */
+export async function printVigilSchema(): Promise<string> {
+  return `${printSchema(lexicographicSortSchema(await vigilSchema()))}\n`;
+}

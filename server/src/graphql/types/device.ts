@@ -1,0 +1,149 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AuditActionEnum, DeviceStatusEnum } from './enums.js';
+import { PageInfo } from './page-info.js';
+
+@ObjectType({ description: 'A registration: who the device belongs to, with what role, and its state.' })
+export class Registration {
+  @Field(() => String)
+  userId!: string;
+
+  @Field(() => String, { nullable: true, description: 'metadata.role at registration.' })
+  role!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'metadata.branch, when given.' })
+  branch!: string | null;
+
+  @Field(() => GraphQLJSONObject)
+  metadata!: Record<string, unknown>;
+
+  @Field(() => DeviceStatusEnum)
+  status!: DeviceStatusEnum;
+
+  @Field(() => GraphQLISODateTime)
+  registeredAt!: Date;
+
+  @Field(() => GraphQLISODateTime, { description: 'Start of the current association (registration or latest transfer).' })
+  associatedSince!: Date;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  deactivatedAt!: Date | null;
+
+  @Field(() => String, { nullable: true })
+  deactivationReason!: string | null;
+
+  @Field(() => String, { nullable: true })
+  deactivatedBy!: string | null;
+}
+
+@ObjectType({ description: 'Who was authenticated when a registry change was made.' })
+export class Actor {
+  @Field(() => String, { description: 'write_key, client_key or supervisor.' })
+  kind!: string;
+
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+}
+
+@ObjectType({ description: 'One change to a registration (or a refused registration).' })
+export class AuditRecord {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => AuditActionEnum)
+  action!: AuditActionEnum;
+
+  @Field(() => String)
+  deviceId!: string;
+
+  @Field(() => String, { nullable: true })
+  fromUser!: string | null;
+
+  @Field(() => String, { nullable: true })
+  toUser!: string | null;
+
+  @Field(() => String, { nullable: true })
+  reason!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The `by` given with the change.' })
+  by!: string | null;
+
+  @Field(() => Actor)
+  actor!: Actor;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  metadata!: Record<string, unknown> | null;
+
+  @Field(() => GraphQLISODateTime)
+  at!: Date;
+}
+
+/** Registration, tags, history and events are resolved per field, batched by DataLoader across a page. */
+@ObjectType({ description: 'A device: seen in events, registered, or both.' })
+export class Device {
+  @Field(() => ID, { description: "The caller's device_id." })
+  id!: string;
+
+  @Field(() => DeviceStatusEnum)
+  status!: DeviceStatusEnum;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  firstSeen!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  lastSeen!: Date | null;
+
+  @Field(() => String, { nullable: true })
+  handprintId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  model!: string | null;
+
+  @Field(() => String, { nullable: true })
+  osVersion!: string | null;
+}
+
+@ObjectType()
+export class DeviceEdge {
+  @Field(() => String)
+  cursor!: string;
+
+  @Field(() => Device)
+  node!: Device;
+}
+
+@ObjectType()
+export class DeviceConnection {
+  @Field(() => [DeviceEdge])
+  edges!: DeviceEdge[];
+
+  @Field(() => [Device])
+  nodes!: Device[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+
+  @Field(() => Int, { description: 'Devices matching the filter, over every page.' })
+  totalCount!: number;
+}
+
+@InputType()
+export class DeviceFilter {
+  @Field(() => String, { nullable: true })
+  role?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Registration metadata branch.' })
+  branch?: string | null;
+
+  @Field(() => DeviceStatusEnum, { nullable: true })
+  status?: DeviceStatusEnum | null;
+
+  @Field(() => String, { nullable: true })
+  userId?: string | null;
+
+  @Field(() => String, { nullable: true, description: "A tag of the device's latest event." })
+  tag?: string | null;
+}

@@ -1,0 +1,46 @@
+import { registerEnumType } from 'type-graphql';
+
+/** GraphQL enums are upper case; values map onto the REST strings. */
+export enum DeviceStatusEnum {
+  UNREGISTERED = 'unregistered',
+  ACTIVE = 'active',
+  DEACTIVATED = 'deactivated',
+}
+registerEnumType(DeviceStatusEnum, { name: 'DeviceStatus', description: 'Registry state of a device.' });
+
+export enum DeviceSortEnum {
+  DEVICE_ID = 'device_id',
+  LAST_SEEN_DESC = 'last_seen',
+}
+registerEnumType(DeviceSortEnum, { name: 'DeviceSort', description: 'Order of a device listing; never-seen devices sort last by LAST_SEEN_DESC.' });
+
+export enum BucketEnum {
+  HOUR = 'hour',
+  DAY = 'day',
+}
+registerEnumType(BucketEnum, { name: 'Bucket', description: 'Width of a riskSummary bucket (UTC).' });
+
+export enum SupervisorRoleEnum {
+  ADMIN = 'admin',
+  SUPERVISOR = 'supervisor',
+  VIEWER = 'viewer',
+}
+registerEnumType(SupervisorRoleEnum, {
+  name: 'SupervisorRole',
+  description: 'ADMIN: everything; SUPERVISOR: reads and device changes; VIEWER: reads only.',
+});
+
+export enum KeyKindEnum {
+  WRITE = 'write',
+  CLIENT = 'client',
+}
+registerEnumType(KeyKindEnum, { name: 'KeyKind', description: 'WRITE: server-side secret for POST /events; CLIENT: browser and Android libraries.' });
+
+export enum AuditActionEnum {
+  REGISTER = 'register',
+  REGISTER_CONFLICT = 'register_conflict',
+  DEACTIVATE = 'deactivate',
+  REACTIVATE = 'reactivate',
+  TRANSFER = 'transfer',
+}
+registerEnumType(AuditActionEnum, { name: 'AuditAction', description: 'What a registry audit record records.' });

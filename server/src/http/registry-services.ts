@@ -1,0 +1,24 @@
+import { SupervisorStore } from '../auth/supervisor-store.js';
+import { RegistryRepository } from '../registry/repository.js';
+import { SupervisorDevices } from '../registry/service.js';
+import type { AppOptions } from './app.js';
+import { MemoryRateLimiter } from './rate-limit/memory.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The registry and supervisor parts the HTTP layer (REST and GraphQL) shares, built from the app's options. */
+export function registryServices(options: AppOptions) {
+  const env = options.config.env;
+  const registry = new RegistryRepository(options.database);
+  const perMinute = env.VIGIL_LOGIN_ATTEMPTS_PER_MINUTE;
+  return {
+    ...options,
+    registry,
+    supervisors: new SupervisorStore(options.database),
+    supervisorDevices: new SupervisorDevices(options.database, registry),
+    loginLimiter: new MemoryRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute }),
+    sessionTtlMs: env.VIGIL_SESSION_TTL_HOURS * HOUR_MS,
+  };
+}
+
+export type RegistryServices = ReturnType<typeof registryServices>;

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDrivers } from '../../test-support/databases.js';
+import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
+import { createAccount, supervisorRequest, type TestAccount } from '../../test-support/supervisors.js';
+
+describe.each(testDrivers())('supervisor login on %s', (driver) => {
+  let server: TestVigil;
+  let viewer: TestAccount;
+  beforeAll(async () => {
+    server = await startTestVigil(driver, { VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '50' });
+    viewer = await createAccount(server, 'viewer', 'vera');
+  });
+  afterAll(async () => server?.close());
+
+  const login = (username: string, password: string) => server.post('/api/auth/login', { username, password }, { key: null });
+
+  it('logs in with a password, returns an expiring session that works, and logs out at once', async () => {
+    const res = await login('vera', viewer.password);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ token: expect.stringMatching(/^vigil_ss_/), supervisor: { username: 'vera', role: 'viewer' } });
+    const ttl = Date.parse(res.body.expires_at) - Date.now();
+    expect(ttl).toBeGreaterThan(11 * 3600_000);
+    expect(ttl).toBeLessThanOrEqual(12 * 3600_000);
+    const me = await supervisorRequest(server, 'GET', '/api/auth/me', res.body.token);
+    expect(me.body).toMatchObject({ username: 'vera', role: 'viewer', credential: { kind: 'session' } });
+    expect((await supervisorRequest(server, 'GET', '/api/devices', res.body.token)).status).toBe(200);
+    const out = await supervisorRequest(server, 'POST', '/api/auth/logout', res.body.token);
+    expect(out.body).toEqual({ logged_out: true });
+    expect((await supervisorRequest(server, 'GET', '/api/devices', res.body.token)).status).toBe(401);
+  });
+
+  it('refuses a wrong password and an unknown user alike (401)', async () => {
+    const wrong = await login('vera', 'not the password');
+    const unknown = await login('nobody', 'not the password');
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body.detail).toBe(unknown.body.detail);
+    expect((await login('vera', '')).status).toBe(400);
+    expect((await server.post('/api/auth/login', { username: 'vera' }, { key: null })).status).toBe(400);
+  });
+
+  it('rate-limits guessing with 429 and Retry-After, even with the right password', async () => {
+    // A server of its own: the limit counts every attempt from this client since it started.
+    const fresh = await startTestVigil(driver, { VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '5' });
+    try {
+      const target = await createAccount(fresh, 'viewer', 'target');
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        statuses.push((await fresh.post('/api/auth/login', { username: 'target', password: `guess-${i}-xxxxxxxx` }, { key: null })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      const limited = await fresh.post('/api/auth/login', { username: 'target', password: target.password }, { key: null });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(limited.body.code).toBe('rate_limited');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('logout with an API token leaves the token alone', async () => {
+    const res = await supervisorRequest(server, 'POST', '/api/auth/logout', viewer.token);
+    expect(res.body).toEqual({ logged_out: false });
+    expect((await supervisorRequest(server, 'GET', '/api/devices', viewer.token)).status).toBe(200);
+  });
+});

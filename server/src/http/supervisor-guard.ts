@@ -1,0 +1,67 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { parseBearer } from '../auth/bearer.js';
+import type { KeyStore } from '../auth/key-store.js';
+import { allows, type Permission } from '../auth/roles.js';
+import { secretPrefixes } from '../auth/secrets.js';
+import type { Principal, SupervisorStore } from '../auth/supervisor-store.js';
+import { VigilError } from '../errors.js';
+import type { RateLimiter } from './rate-limit/interface.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export interface SupervisorGuardDeps {
+  keys: KeyStore;
+  supervisors: SupervisorStore;
+  rateLimiter: RateLimiter;
+}
+
+const challenge = (error?: string) => ({
+  'WWW-Authenticate': error ? `Bearer realm="vigil", error="${error}"` : 'Bearer realm="vigil"',
+});
+
+const refusedBecause = { unknown: 'Unknown token', revoked: 'This token has been revoked', expired: 'This session has expired; log in again' };
+
+/**
+ * Authenticates a supervisor API token or console session. Write and client keys are recognised and refused
+ * with 403: they belong to devices and backends, never to the supervisor API or GraphQL.
+ */
+export async function authenticateSupervisor(deps: SupervisorGuardDeps, request: FastifyRequest): Promise<Principal> {
+  const presented = parseBearer(request.headers.authorization);
+  if (!presented) {
+    throw new VigilError('unauthorized', 'Send a supervisor token or session as Authorization: Bearer <token>', { headers: challenge() });
+  }
+  if (presented.startsWith(secretPrefixes.write) || presented.startsWith(secretPrefixes.client)) {
+    const key = await deps.keys.check(presented);
+    if (key.ok) throw new VigilError('forbidden', `A ${key.key.kind} key may not call the supervisor API; use a supervisor token`);
+    throw new VigilError('unauthorized', 'Unknown token', { headers: challenge('invalid_token') });
+  }
+  const check = await deps.supervisors.authenticate(presented);
+  if (!check.ok) throw new VigilError('unauthorized', refusedBecause[check.reason], { headers: challenge('invalid_token') });
+  const decision = deps.rateLimiter.take(check.principal.credential.id);
+  if (!decision.allowed) {
+    throw new VigilError('rate_limited', `Rate limit exceeded; retry after ${decision.retryAfterSeconds} s`, {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
+  return check.principal;
+}
+
+export function requirePermission(principal: Principal, permission: Permission): void {
+  if (!allows(principal.supervisor.role, permission)) {
+    const needed = permission === 'admin' ? 'an admin' : permission === 'manage_devices' ? 'a supervisor or admin' : 'a signed-in';
+    throw new VigilError('forbidden', `Role ${principal.supervisor.role} may not do this; it needs ${needed} account`);
+  }
+}
+
+/** preHandler for /api routes: authenticates, checks the role and leaves the principal on the request. */
+export function requireSupervisor(deps: SupervisorGuardDeps, permission: Permission): preHandlerAsyncHookHandler {
+  return async function guard(request) {
+    const principal = await authenticateSupervisor(deps, request);
+    requirePermission(principal, permission);
+    request.principal = principal;
+  };
+}

@@ -1,0 +1,63 @@
+import type { RegistryAuditRow } from '@vigil/drizzle/schema';
+import type { DeviceInfo } from '../ingest/insights.js';
+import type { Registration } from './state.js';
+
+export type DeviceStatus = 'unregistered' | 'active' | 'deactivated';
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export const statusOf = (r: Registration | null): DeviceStatus => r?.status ?? 'unregistered';
+
+/** The registry's part of DeviceInfo in an event response; trust is decided later, over every tag. */
+export function deviceInfoOf(r: Registration | null): Partial<DeviceInfo> {
+  return {
+    is_registered: r !== null,
+    registered_to: r?.userId ?? null,
+    registered_at: iso(r?.registeredAt),
+    role: r?.role ?? null,
+    metadata: r?.metadata ?? {},
+    status: statusOf(r),
+  };
+}
+
+/** The spec's DeviceRegistration, answered by POST /devices/{id}/register. */
+export function registrationResult(r: Registration) {
+  return {
+    device_id: r.deviceId,
+    user_id: r.userId,
+    role: r.role,
+    registered_at: r.registeredAt.toISOString(),
+    metadata: r.metadata,
+  };
+}
+
+/** Registration status as the Android library reads it (GET /devices/{id}/registration, device deactivate). */
+export function registrationStatus(deviceId: string, r: Registration | null) {
+  return {
+    device_id: deviceId,
+    is_registered: r !== null,
+    user_id: r?.userId ?? null,
+    is_active: r?.status === 'active',
+    role: r?.role ?? null,
+    status: statusOf(r),
+    registered_at: iso(r?.registeredAt),
+    deactivated_at: iso(r?.deactivatedAt),
+    deactivation_reason: r?.deactivationReason ?? null,
+    metadata: r?.metadata ?? {},
+  };
+}
+
+export function auditView(a: RegistryAuditRow) {
+  return {
+    id: a.id,
+    action: a.action,
+    device_id: a.deviceId,
+    from_user: a.fromUser,
+    to_user: a.toUser,
+    reason: a.reason,
+    by: a.by,
+    actor: { kind: a.actorKind, id: a.actorId, name: a.actorName },
+    metadata: a.metadata,
+    at: a.at.toISOString(),
+  };
+}

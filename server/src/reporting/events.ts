@@ -1,0 +1,78 @@
+import { and, desc, eq, getTableColumns, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { events, type EventRow } from '@vigil/drizzle/schema';
+import type { Queryable } from '../db/handle.js';
+import { decodeCursor, encodeCursor } from '../registry/listing.js';
+
+export interface EventFilter {
+  deviceId?: string | null | undefined;
+  identity?: string | null | undefined;
+  event?: string | null | undefined;
+  tag?: string | null | undefined;
+  minScore?: number | null | undefined;
+  from?: Date | null | undefined;
+  to?: Date | null | undefined;
+}
+
+/** What event listings carry (not the stored response body, which can be large). */
+export type EventSummary = Omit<EventRow, 'response' | 'keyId' | 'idempotencyKey'>;
+
+const { response: _response, keyId: _keyId, idempotencyKey: _idem, ...summaryColumns } = getTableColumns(events);
+const occurredMs = sql<number>`(extract(epoch from ${events.occurredAt}) * 1000)::float8`;
+
+function conditions(filter: EventFilter): SQL[] {
+  const where: SQL[] = [];
+  if (filter.deviceId != null) where.push(eq(events.deviceId, filter.deviceId));
+  if (filter.identity != null) where.push(eq(events.identity, filter.identity));
+  if (filter.event != null) where.push(eq(events.name, filter.event));
+  if (filter.tag != null) where.push(sql`${events.tags} @> ARRAY[${filter.tag}]::text[]`);
+  if (filter.minScore != null) where.push(gte(events.riskScore, filter.minScore));
+  if (filter.from != null) where.push(gte(events.occurredAt, filter.from));
+  if (filter.to != null) where.push(lt(events.occurredAt, filter.to));
+  return where;
+}
+
+/** Newest first, keyset-paged on (occurred_at, id). */
+export async function listEvents(db: Queryable, filter: EventFilter, limit: number, cursor?: string | null) {
+  const where = conditions(filter);
+  if (cursor) {
+    const c = decodeCursor(cursor, 'after');
+    const at = c.s ?? 0;
+    where.push(or(sql`${occurredMs} < ${at}`, and(sql`${occurredMs} = ${at}`, lt(events.id, c.id)))!);
+  }
+  const rows = await db
+    .select({ ...summaryColumns, sortMs: occurredMs })
+    .from(events)
+    .where(and(...where))
+    .orderBy(desc(occurredMs), desc(events.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    events: page.map(({ sortMs: _s, ...e }) => e as EventSummary),
+    cursors: page.map((e) => encodeCursor({ s: Number(e.sortMs), id: e.id })),
+    nextCursor: rows.length > limit && last ? encodeCursor({ s: Number(last.sortMs), id: last.id }) : null,
+  };
+}
+
+export async function countEvents(db: Queryable, filter: EventFilter): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...conditions(filter)));
+  return Number(row?.n ?? 0);
+}
+
+/** The latest `limit` events of each device, in one query for a whole page of devices. */
+export async function recentEventsOf(db: Queryable, deviceIds: readonly string[], limit: number): Promise<Map<string, EventSummary[]>> {
+  const out = new Map<string, EventSummary[]>(deviceIds.map((id) => [id, []]));
+  if (deviceIds.length === 0) return out;
+  const ranked = db
+    .select({
+      ...summaryColumns,
+      rank: sql<number>`row_number() OVER (PARTITION BY ${events.deviceId} ORDER BY ${events.occurredAt} DESC, ${events.id} DESC)`.as('rank'),
+    })
+    .from(events)
+    .where(inArray(events.deviceId, [...deviceIds]))
+    .as('ranked');
+  const rows = await db.select().from(ranked).where(lte(ranked.rank, limit));
+  for (const { rank: _rank, ...e } of rows) out.get(e.deviceId!)?.push(e as EventSummary);
+  for (const list of out.values()) list.sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || (a.id < b.id ? 1 : -1));
+  return out;
+}
