@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@vigil/drizzle/schema';
 import { signBrowserToken } from '@vigil/browser/server-kit';
+import { DbReplayCounter } from '../../handprint/replay-counter.js';
 import { collectBody } from '../../test-support/browser-readings.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../../test-support/databases.js';
 import { request, startTestVigil, type TestVigil } from '../../test-support/harness.js';
@@ -168,6 +169,23 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
       expect(body.confidence).toBeGreaterThan(0);
       expect(Object.keys(body)).not.toContain('risk_score');
       expect(Object.keys(body)).not.toContain('current_tags');
+    });
+
+    it('gives concurrent first visits of one browser a single handprint', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => js('/js/collect', collectBody(deviceId(), { timezone: 'Pacific/Auckland', cores: 6 }))),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+      expect(new Set(answers.map((a) => a.body.handprint_id)).size).toBe(1);
+    });
+
+    it('forgets token uses once the token has expired', async () => {
+      const now = Date.now();
+      const counter = new DbReplayCounter(server.database, () => now + 3600_000);
+      expect(await counter.use(`jti-${now}`, now + 1000)).toBe(1);
+      expect(await counter.use(`jti-${now}`, now + 1000)).toBe(2);
+      expect(await counter.prune()).toBeGreaterThanOrEqual(1);
+      expect(await counter.use(`jti-${now}`, now + 1000)).toBe(1);
     });
 
     it('recognises the same browser with a new device_id, and a different machine as different', async () => {
