@@ -149,12 +149,13 @@ export class SupervisorStore {
     return true;
   }
 
-  async tokens(): Promise<CredentialListing[]> {
+  async tokens(id?: string): Promise<CredentialListing[]> {
+    const kind = eq(supervisorCredentials.kind, 'token');
     const rows = await this.database.db
       .select({ credential: supervisorCredentials, username: supervisors.username })
       .from(supervisorCredentials)
       .innerJoin(supervisors, eq(supervisors.id, supervisorCredentials.supervisorId))
-      .where(eq(supervisorCredentials.kind, 'token'))
+      .where(id ? and(kind, eq(supervisorCredentials.id, id)) : kind)
       .orderBy(desc(supervisorCredentials.createdAt), desc(supervisorCredentials.id));
     return rows.map(({ credential: c, username }) => ({
       id: c.id,
@@ -170,7 +171,7 @@ export class SupervisorStore {
   }
 
   async token(id: string): Promise<CredentialListing | undefined> {
-    return (await this.tokens()).find((t) => t.id === id);
+    return (await this.tokens(id))[0];
   }
 }
 

@@ -41,7 +41,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: trusted.length > 0 ? trusted : false,
     bodyLimit: limits.batchBodyBytes,
     // Device ids in paths may be as long as in events (128); longer ones get a 400 from validation, not a 414.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
