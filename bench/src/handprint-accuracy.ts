@@ -4,16 +4,17 @@
  *
  * Each emulated configuration is a "device" (screen, pixel ratio, timezone, locale, cores, memory, OS, phone or
  * desktop). It is visited once, then revisited the ways a real returning visitor comes back: storage cleared, a fresh
- * (incognito-like) context, a resized window, a browser major-version bump, and a further bump that also changes
- * engine output (a canvas pixel and audio samples, as a Skia or WebAudio change in a browser update does).
+ * (incognito-like) context, a resized window, a zoomed page, a browser major-version bump, and a further bump that
+ * also changes engine output (a canvas pixel and audio samples, as a Skia or WebAudio change in an update does).
+ * The engine drift is a model of a real phenomenon, not a recording of one; its row is reported on its own.
  * Stability: a revisit gets the first visit's id. Collision: two different configurations get the same id.
  *
  * Runs the built server (server/dist/cli.js) on a temporary PGlite database, and Debian's Chromium
  * (never a downloaded browser). FingerprintJS is served from node_modules by the local page server; no CDN.
  *   pnpm --filter @vigil/bench build && pnpm --filter @vigil/bench accuracy [-- --configs 60]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -43,12 +44,13 @@ interface Config {
   memory: number;
 }
 
-type Revisit = 'storage_cleared' | 'fresh_context' | 'window_resized' | 'version_bump' | 'version_bump_engine_drift';
-const REVISITS: Revisit[] = ['storage_cleared', 'fresh_context', 'window_resized', 'version_bump', 'version_bump_engine_drift'];
+type Revisit = 'storage_cleared' | 'fresh_context' | 'window_resized' | 'page_zoomed' | 'version_bump' | 'version_bump_engine_drift';
+const REVISITS: Revisit[] = ['storage_cleared', 'fresh_context', 'window_resized', 'page_zoomed', 'version_bump', 'version_bump_engine_drift'];
 const REVISIT_LABELS: Record<Revisit, string> = {
   storage_cleared: 'same id after storage cleared',
   fresh_context: 'same id in a fresh (incognito-like) context',
   window_resized: 'same id after the window was resized',
+  page_zoomed: 'same id with the page zoomed to 110 % (devicePixelRatio × 1.1)',
   version_bump: 'same id after a browser major-version bump (UA)',
   version_bump_engine_drift: 'same id after a further bump that also changes canvas/audio output',
 };
@@ -300,6 +302,15 @@ async function measure(browser: Browser, config: Config, pageUrl: string, major:
       storage_cleared: storageCleared,
       fresh_context: await once(base, [hw]),
       window_resized: await once({ ...base, viewport: resized }, [hw]),
+      // Browser zoom: Chromium scales devicePixelRatio and shrinks the CSS viewport; the screen stays.
+      page_zoomed: await once(
+        {
+          ...base,
+          deviceScaleFactor: (config.options.deviceScaleFactor ?? 1) * 1.1,
+          viewport: { width: Math.round(viewport.width / 1.1), height: Math.round(viewport.height / 1.1) },
+        },
+        [hw],
+      ),
       version_bump: await once({ ...config.options, userAgent: bumped.userAgent }, [hardwareScript(config, bumped.platform)]),
       // The next update (major + 2): the profile has already followed the first bump, as it would in real life.
       version_bump_engine_drift: await once({ ...config.options, userAgent: next.userAgent }, [hardwareScript(config, next.platform), ENGINE_DRIFT]),
@@ -352,8 +363,7 @@ function table(results: Visits[], fpjsVersion: string): string {
 async function main(): Promise<void> {
   const arg = process.argv.indexOf('--configs');
   const count = arg > 0 ? Number(process.argv[arg + 1]) : 60;
-  const build = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(CLI)})`]);
-  if (build.status !== 0) throw new Error('server/dist/cli.js is missing: run `pnpm build` first');
+  if (!existsSync(CLI)) throw new Error('server/dist/cli.js is missing: run `pnpm build` first');
   const require = createRequire(import.meta.url);
   const fpjsVersion = (JSON.parse(readFileSync(join(dirname(require.resolve('@fingerprintjs/fingerprintjs')), '..', 'package.json'), 'utf8')) as { version: string })
     .version;
