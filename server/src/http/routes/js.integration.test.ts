@@ -32,7 +32,7 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
   const collect = async (device = deviceId(), extra: Record<string, unknown> = {}) => {
     const res = await js('/js/collect', collectBody(device, {}, extra));
     expect(res.status).toBe(200);
-    return res.body as { handprint_id: string; device_id: string; browser_token: string; confidence: number; is_new_handprint: boolean };
+    return res.body as { handprint_id: string; device_id: string; browser_token: string; confidence: number; is_new_handprint: boolean; expires_at: string };
   };
   const stored = async (eventId: string) => {
     const [row] = await server.database.db.select().from(events).where(eq(events.id, eventId));
@@ -167,6 +167,10 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
       const body = await collect(device);
       expect(body).toMatchObject({ device_id: device, handprint_id: expect.stringMatching(/^hp_/), browser_token: expect.stringMatching(/^vbt1\./) });
       expect(body.confidence).toBeGreaterThan(0);
+      // VIGIL_JS_TOKEN_TTL_SECONDS (default 600 s).
+      const left = Date.parse(body.expires_at) - Date.now();
+      expect(left).toBeGreaterThan(590_000);
+      expect(left).toBeLessThanOrEqual(601_000);
       expect(Object.keys(body)).not.toContain('risk_score');
       expect(Object.keys(body)).not.toContain('current_tags');
     });
