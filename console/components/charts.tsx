@@ -20,6 +20,9 @@ import {
 const palette = ['#3b5bdb', '#d9480f', '#c92a2a', '#2b8a3e', '#b08800', '#7048e8', '#0c8599', '#868e96'];
 const axis = { fontSize: 12, fill: '#5d6673' };
 
+/** Scores with two decimals, counts as they are. */
+const tooltipValue = (value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(2) : String(value ?? '—'));
+
 export interface TimePoint {
   label: string;
   events: number;
@@ -36,7 +39,7 @@ export function EventsAndRiskChart({ data, title }: { data: TimePoint[]; title: 
           <XAxis dataKey="label" tick={axis} minTickGap={24} />
           <YAxis yAxisId="events" tick={axis} allowDecimals={false} width={48} />
           <YAxis yAxisId="score" orientation="right" domain={[0, 1]} tick={axis} width={36} />
-          <Tooltip />
+          <Tooltip formatter={tooltipValue} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Bar yAxisId="events" dataKey="events" name="Events" fill="#9fb3f5" isAnimationActive={false} />
           <Line yAxisId="score" dataKey="meanScore" name="Mean risk" stroke="#c92a2a" strokeWidth={2} dot={false} connectNulls isAnimationActive={false} />
@@ -55,7 +58,7 @@ export function TagsOverTimeChart({ data, tags, title }: { data: Record<string, 
           <CartesianGrid stroke="#eef0f3" vertical={false} />
           <XAxis dataKey="label" tick={axis} minTickGap={24} />
           <YAxis tick={axis} allowDecimals={false} width={48} />
-          <Tooltip />
+          <Tooltip formatter={tooltipValue} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {tags.map((tag, i) => (
             <Bar key={tag} dataKey={tag} stackId="tags" fill={palette[i % palette.length]} isAnimationActive={false} />
@@ -75,7 +78,7 @@ export function TagTotalsChart({ data, title }: { data: { tag: string; count: nu
           <CartesianGrid stroke="#eef0f3" horizontal={false} />
           <XAxis type="number" tick={axis} allowDecimals={false} />
           <YAxis type="category" dataKey="tag" tick={axis} width={96} />
-          <Tooltip />
+          <Tooltip formatter={tooltipValue} />
           <Bar dataKey="count" name="Events" fill="#3b5bdb" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
@@ -92,7 +95,7 @@ export function ScoreOverTimeChart({ data, title }: { data: { label: string; sco
           <CartesianGrid stroke="#eef0f3" vertical={false} />
           <XAxis dataKey="label" tick={axis} minTickGap={24} />
           <YAxis domain={[0, 1]} tick={axis} width={36} />
-          <Tooltip />
+          <Tooltip formatter={tooltipValue} />
           <Line dataKey="score" name="Risk score" stroke="#c92a2a" strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
         </LineChart>
       </ResponsiveContainer>
@@ -112,7 +115,7 @@ export function StatusPie({ data, title }: { data: { status: string; count: numb
               <Cell key={d.status} fill={statusColors[d.status] ?? '#868e96'} />
             ))}
           </Pie>
-          <Tooltip />
+          <Tooltip formatter={tooltipValue} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
         </PieChart>
       </ResponsiveContainer>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useEffect, useId, useRef, type ReactNode } from 'react';
+import { useActionState, useId, useRef, type ReactNode } from 'react';
 import { idle, type ActionResult } from '../lib/shared/action-result';
 import { useFeedback } from './feedback';
 
@@ -27,21 +27,20 @@ export interface ConfirmActionProps {
 export function ConfirmAction({ label, title, description, action, hidden, fields, confirmLabel, tone = 'primary', small }: ConfirmActionProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const form = useRef<HTMLFormElement>(null);
-  const [state, run, pending] = useActionState(action, idle);
   const feedback = useFeedback();
-  const titleId = useId();
-  const errorId = useId();
-  const handled = useRef(0);
-
-  useEffect(() => {
-    if (state.at === 0 || state.at === handled.current) return;
-    handled.current = state.at;
-    if (state.ok) {
+  // The outcome is handed to the page in the same transition as the refreshed data: on success this button may
+  // disappear (a deactivated device shows Reactivate instead), so nothing may wait for it to render again.
+  const [state, run, pending] = useActionState(async (previous: ActionResult, data: FormData) => {
+    const result = await action(previous, data);
+    if (result.ok) {
       dialog.current?.close();
       form.current?.reset();
-      feedback.show(state);
+      feedback.show(result);
     }
-  }, [state, feedback]);
+    return result;
+  }, idle);
+  const titleId = useId();
+  const errorId = useId();
 
   const toneClass = tone === 'danger' ? 'btn-danger' : tone === 'ok' ? 'btn-ok' : '';
   const showError = !state.ok && state.at !== 0 && state.message;

@@ -16,7 +16,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
+  const started = Date.now();
   [stack, browser] = await Promise.all([startStack(DEVICES), launchChromium()]);
+  console.log(`stack up in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
 }, 180_000);
 
 afterAll(async () => {
@@ -42,6 +44,7 @@ async function signIn(page: Page, account: Account, path = '/') {
 }
 
 async function shot(page: Page, name: string) {
+  await page.mouse.move(0, 0);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
@@ -65,7 +68,7 @@ describe('supervisor console against the real server', () => {
     await page.getByLabel('Username').fill(stack.admin.username);
     await page.getByLabel('Password').fill('not-the-password-at-all');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await hasText(page.getByRole('alert'), 'Wrong username or password.');
+    await hasText(page.locator('.login-card [role="alert"]'), 'Wrong username or password.');
     expect(await sessionCookie(context)).toBeUndefined();
 
     await page.getByLabel('Password').fill(stack.admin.password);
@@ -226,6 +229,9 @@ describe('supervisor console against the real server', () => {
     await replay('http://evil.example');
     await replay(null);
     expect((await registration(device.id)).status).toBe('active');
+    // The same request from the console's own origin goes through: the refusals above were for the origin alone.
+    expect((await replay(stack.console.url)).status).toBe(200);
+    expect(await registration(device.id)).toMatchObject({ status: 'deactivated', deactivation_reason: 'Legitimate deactivation' });
     await context.close();
   });
 
@@ -318,8 +324,8 @@ describe('supervisor console against the real server', () => {
   it('charts events and mean risk over time and per tag, and filters events by tag', async () => {
     const { context, page } = await newPage();
     await signIn(page, stack.admin, '/events');
-    await hasCount(page.locator('.recharts-surface'), 3);
-    await page.getByLabel('Tag').selectOption('emulator');
+    await hasCount(page.locator('figure[role="img"] .recharts-wrapper'), 3);
+    await page.getByLabel('Tag', { exact: true }).selectOption('emulator');
     await page.waitForURL(/tag=emulator/);
     const tags = await page.locator('[data-testid="events-table"] tbody tr td:nth-child(6)').allTextContents();
     expect(tags.length).toBeGreaterThan(0);
@@ -336,7 +342,7 @@ describe('supervisor console against the real server', () => {
     expect((await fetch(`${stack.vigil.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     await page.goto('/events?tag=emulator');
     await atUrl(page, /\/login\?expired=1&next=%2Fevents%3Ftag%3Demulator$/);
-    await containsText(page.getByRole('status'), 'Your session has expired');
+    await containsText(page.locator('.login-card [role="status"]'), 'Your session has expired');
     expect(await sessionCookie(context)).toBeUndefined();
     await page.getByLabel('Username').fill(stack.supervisor.username);
     await page.getByLabel('Password').fill(stack.supervisor.password);
@@ -362,7 +368,7 @@ describe('supervisor console against the real server', () => {
   it('works in a narrow window and with the keyboard alone', async () => {
     const { context, page } = await newPage(390, 844);
     await page.goto('/login');
-    await page.keyboard.press('Tab');
+    // The username field has the focus on arrival.
     await page.keyboard.type(stack.supervisor.username);
     await page.keyboard.press('Tab');
     await page.keyboard.type(stack.supervisor.password);

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Environment of a child process (Next types NODE_ENV as read-only on process.env). */
+export type Env = Record<string, string | undefined>;
+
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const CONSOLE_DIR = resolve(ROOT, 'console');
 const CLI = join(ROOT, 'server/dist/cli.js');
@@ -21,9 +24,9 @@ export function freePort(): Promise<number> {
 }
 
 /** Runs the real `vigil` CLI to completion and returns its stdout. */
-export function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+export function cli(args: string[], env: Env): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -54,8 +57,8 @@ async function waitFor(url: string, child: ChildProcess, output: () => string, t
   throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${output()}`);
 }
 
-function start(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; ready: string; base: string }): Promise<Running> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(command: string, args: string[], options: { cwd: string; env: Env; ready: string; base: string }): Promise<Running> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (c: Buffer) => {
     log = (log + c.toString()).slice(-20_000);
@@ -79,24 +82,27 @@ function start(command: string, args: string[], options: { cwd: string; env: Nod
 }
 
 export interface VigilServer extends Running {
-  env: NodeJS.ProcessEnv;
+  env: Env;
 }
 
 /** A fresh embedded database in a temp directory; the CLI prepares it before `serve` takes it over. */
-export async function prepareDataDir(): Promise<{ env: NodeJS.ProcessEnv; cleanup(): Promise<void> }> {
+export async function prepareDataDir(): Promise<{ env: Env; cleanup(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'vigil-console-e2e-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const env: Env = {
+    ...(process.env as Env),
     VIGIL_DATA_DIR: dir,
     VIGIL_LOG_LEVEL: 'warn',
     VIGIL_RATE_LIMIT_RPS: '0',
     VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '1000',
   };
   delete env.DATABASE_URL;
+  // The server runs as `make start` runs it: vitest's NODE_ENV=test is not passed on.
+  delete env.NODE_ENV;
+  if (process.env.VIGIL_E2E_SERVER_NODE_ENV) env.NODE_ENV = process.env.VIGIL_E2E_SERVER_NODE_ENV;
   return { env, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export async function startVigil(env: NodeJS.ProcessEnv): Promise<VigilServer> {
+export async function startVigil(env: Env): Promise<VigilServer> {
   const port = await freePort();
   const full = { ...env, PORT: String(port), HOST: '127.0.0.1' };
   const base = `http://127.0.0.1:${port}`;
@@ -108,7 +114,7 @@ export async function startVigil(env: NodeJS.ProcessEnv): Promise<VigilServer> {
 export async function startConsole(apiUrl: string): Promise<Running> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, VIGIL_API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
+  const env: Env = { ...(process.env as Env), VIGIL_API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
   return start(join(CONSOLE_DIR, 'node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: CONSOLE_DIR,
     env,

@@ -17,31 +17,54 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-async function account(env: NodeJS.ProcessEnv, username: string, role: string): Promise<Account> {
-  const created = JSON.parse(await cli(['supervisors', 'create', '--username', username, '--role', role, '--json'], env)) as { password: string };
-  return { username, password: created.password };
+/** Runs one GraphQL operation against the real server with a supervisor's session. */
+export async function graphqlAs(api: string, token: string, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(`${api}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as { data?: Record<string, any>; errors?: { message: string; extensions?: { code?: string } }[] };
 }
 
-async function key(env: NodeJS.ProcessEnv, kind: 'client' | 'write'): Promise<string> {
-  return (JSON.parse(await cli(['keys', 'create', '--kind', kind, '--name', `seed ${kind}`, '--json'], env)) as { key: string }).key;
+async function login(api: string, account: Account): Promise<string> {
+  const response = await fetch(`${api}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  if (response.status !== 200) throw new Error(`login ${account.username}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
 }
 
 /**
- * The real thing, end to end: accounts and keys made with the `vigil` CLI on a fresh embedded database, the real
- * server, thousands of devices registered through its device routes, and the built console in front of it.
+ * The real thing, end to end: the first admin made with the `vigil` CLI on a fresh embedded database, the real
+ * server, the other accounts and the keys made by that admin through GraphQL, thousands of devices registered
+ * through the device routes, and the built console (`next start`) in front of it.
  */
 export async function startStack(devices: number): Promise<Stack> {
   const data = await prepareDataDir();
-  const env = data.env;
-  const admin = await account(env, 'e2e-admin', 'admin');
-  const supervisor = await account(env, 'e2e-supervisor', 'supervisor');
-  const viewer = await account(env, 'e2e-viewer', 'viewer');
-  const keys = { client: await key(env, 'client'), write: await key(env, 'write') };
-  const vigil = await startVigil(env);
+  const created = JSON.parse(await cli(['supervisors', 'create', '--username', 'e2e-admin', '--role', 'admin', '--json'], data.env)) as { password: string };
+  const admin = { username: 'e2e-admin', password: created.password };
+  const vigil = await startVigil(data.env);
   let consoleApp: Running | null = null;
   try {
-    const [seeded, started] = await Promise.all([seed(vigil.url, keys, devices), startConsole(vigil.url)]);
-    consoleApp = started;
+    const consoleStarting = startConsole(vigil.url).then((c) => (consoleApp = c));
+    const token = await login(vigil.url, admin);
+    const account = async (username: string, role: 'SUPERVISOR' | 'VIEWER'): Promise<Account> => {
+      const answer = await graphqlAs(vigil.url, token, 'mutation($u: String!, $r: SupervisorRole!) { createSupervisor(username: $u, role: $r) { password } }', { u: username, r: role });
+      if (!answer.data) throw new Error(`createSupervisor: ${JSON.stringify(answer.errors)}`);
+      return { username, password: answer.data.createSupervisor.password };
+    };
+    const key = async (kind: 'CLIENT' | 'WRITE'): Promise<string> => {
+      const answer = await graphqlAs(vigil.url, token, 'mutation($k: KeyKind!, $n: String!) { createKey(kind: $k, name: $n) { secret } }', { k: kind, n: `seed ${kind.toLowerCase()}` });
+      if (!answer.data) throw new Error(`createKey: ${JSON.stringify(answer.errors)}`);
+      return answer.data.createKey.secret;
+    };
+    const supervisor = await account('e2e-supervisor', 'SUPERVISOR');
+    const viewer = await account('e2e-viewer', 'VIEWER');
+    const keys = { client: await key('CLIENT'), write: await key('WRITE') };
+    const [seeded, started] = await Promise.all([seed(vigil.url, keys, devices), consoleStarting]);
     return {
       vigil,
       console: started,
@@ -57,7 +80,7 @@ export async function startStack(devices: number): Promise<Stack> {
       },
     };
   } catch (error) {
-    await consoleApp?.stop();
+    await (consoleApp as Running | null)?.stop();
     await vigil.stop();
     await data.cleanup();
     throw error;

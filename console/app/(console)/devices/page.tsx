@@ -69,7 +69,14 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
         <FilterForm path="/devices" label="Filter devices" key={formKey}>
           <FacetSelect id="f-role" label="Role" name="role" value={values.role} choices={facets.roles} all="All roles" />
           <FacetSelect id="f-branch" label="Branch" name="branch" value={values.branch} choices={facets.branches} all="All branches" />
-          <FacetSelect id="f-status" label="Status" name="status" value={values.status} choices={facets.statuses} all="All statuses" />
+          <FacetSelect
+            id="f-status"
+            label="Status"
+            name="status"
+            value={values.status}
+            choices={statuses.map((s) => ({ value: s, count: facets.statuses.find((f) => f.value === s)?.count ?? 0 }))}
+            all="All statuses"
+          />
           <FacetSelect id="f-tag" label="Current tag" name="tag" value={values.tag} choices={facets.tags} all="Any tag" />
           <div className="field">
             <label htmlFor="f-user">User id</label>

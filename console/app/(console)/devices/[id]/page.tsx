@@ -179,7 +179,7 @@ export default async function DevicePage({ params }: { params: Params }) {
                 <tr>
                   <th scope="col">When</th>
                   <th scope="col">Action</th>
-                  <th scope="col">From → to</th>
+                  <th scope="col">User</th>
                   <th scope="col">Reason</th>
                   <th scope="col">By</th>
                   <th scope="col">Authenticated as</th>
@@ -191,12 +191,12 @@ export default async function DevicePage({ params }: { params: Params }) {
                     <td>{formatDateTime(a.at)}</td>
                     <td>{actionLabels[a.action] ?? a.action}</td>
                     <td>
-                      {a.fromUser || a.toUser ? (
+                      {a.fromUser && a.toUser && a.fromUser !== a.toUser ? (
                         <>
-                          {a.fromUser ?? '—'} → {a.toUser ?? '—'}
+                          {a.fromUser} → {a.toUser}
                         </>
                       ) : (
-                        <span className="muted">—</span>
+                        <Value>{a.toUser ?? a.fromUser}</Value>
                       )}
                     </td>
                     <td className="wrap"><Value>{a.reason}</Value></td>
