@@ -45,6 +45,7 @@ export class BehaviorsStage implements InsightStage {
   private work: Promise<void> = Promise.resolve();
   private again = false;
   private running = false;
+  private started = false;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -55,6 +56,16 @@ export class BehaviorsStage implements InsightStage {
   async init(configs: readonly BehaviorConfig[]): Promise<void> {
     await this.definitions.syncConfig(configs);
     this.use(await this.definitions.loadEnabled());
+    // Subscribed here, while start-up is awaited, so no subscription is still in flight if the database closes.
+    try {
+      this.unlisten = await this.database.listen(
+        BEHAVIORS_CHANNEL,
+        () => this.kick(),
+        (error) => this.log.warn({ err: error }, 'behaviors: notification channel lost; polling'),
+      );
+    } catch (error) {
+      this.log.warn({ err: error }, 'behaviors: cannot listen for definition changes; polling');
+    }
   }
 
   get behaviors(): readonly LoadedBehavior[] {
@@ -84,16 +95,14 @@ export class BehaviorsStage implements InsightStage {
 
   start(log: StageLog): void {
     this.log = log;
-    this.database
-      .listen(BEHAVIORS_CHANNEL, () => this.kick(), (error) => log.warn({ err: error }, 'behaviors: notification channel lost; polling'))
-      .then((stop) => (this.closed ? void stop() : (this.unlisten = stop)))
-      .catch((error) => log.warn({ err: error }, 'behaviors: cannot listen for definition changes; polling'));
+    this.started = true;
     this.kick();
   }
 
   /** Reloads definitions, purges disabled ones and backfills pending ones; coalesces overlapping requests. */
   private kick(): void {
-    if (this.closed) return;
+    // Background work waits for start(), so its progress reaches the app's log.
+    if (this.closed || !this.started) return;
     if (this.running) {
       this.again = true;
       return;
@@ -128,7 +137,8 @@ export class BehaviorsStage implements InsightStage {
     this.closed = true;
     clearTimeout(this.timer);
     await this.work;
-    await this.unlisten?.();
+    // The database may already be gone (a failure, or a test closing it); there is nothing left to unsubscribe.
+    await this.unlisten?.().catch(() => {});
   }
 }
 
