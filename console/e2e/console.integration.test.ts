@@ -18,7 +18,7 @@ beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   const started = Date.now();
   [stack, browser] = await Promise.all([startStack(DEVICES), launchChromium()]);
-  console.log(`stack up in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
+  console.log(`stack up on ${stack.database} in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
 }, 180_000);
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 /** Environment of a child process (Next types NODE_ENV as read-only on process.env). */
 export type Env = Record<string, string | undefined>;
@@ -85,12 +86,13 @@ export interface VigilServer extends Running {
   env: Env;
 }
 
-/** A fresh embedded database in a temp directory; the CLI prepares it before `serve` takes it over. */
-export async function prepareDataDir(): Promise<{ env: Env; cleanup(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'vigil-console-e2e-'));
+/**
+ * A fresh database: on the PostgreSQL server named by VIGIL_TEST_DATABASE_URL (as `make test` provides) a new
+ * database of its own, otherwise an embedded one in a temp directory. The CLI prepares it before `serve` runs.
+ */
+export async function prepareDatabase(): Promise<{ env: Env; kind: 'postgresql' | 'pglite'; cleanup(): Promise<void> }> {
   const env: Env = {
     ...(process.env as Env),
-    VIGIL_DATA_DIR: dir,
     VIGIL_LOG_LEVEL: 'warn',
     VIGIL_RATE_LIMIT_RPS: '0',
     VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '1000',
@@ -99,7 +101,31 @@ export async function prepareDataDir(): Promise<{ env: Env; cleanup(): Promise<v
   // The server runs as `make start` runs it: vitest's NODE_ENV=test is not passed on.
   delete env.NODE_ENV;
   if (process.env.VIGIL_E2E_SERVER_NODE_ENV) env.NODE_ENV = process.env.VIGIL_E2E_SERVER_NODE_ENV;
-  return { env, cleanup: () => rm(dir, { recursive: true, force: true }) };
+
+  const server = process.env.VIGIL_TEST_DATABASE_URL;
+  if (server) {
+    const name = `vigil_console_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    return {
+      env,
+      kind: 'postgresql',
+      async cleanup() {
+        const client = new pg.Client({ connectionString: server });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'vigil-console-e2e-'));
+  env.VIGIL_DATA_DIR = dir;
+  return { env, kind: 'pglite', cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export async function startVigil(env: Env): Promise<VigilServer> {

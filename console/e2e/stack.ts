@@ -1,4 +1,4 @@
-import { cli, prepareDataDir, startConsole, startVigil, type Running, type VigilServer } from './processes';
+import { cli, prepareDatabase, startConsole, startVigil, type Running, type VigilServer } from './processes';
 import { seed, type Seed } from './seed';
 
 export interface Account {
@@ -14,6 +14,7 @@ export interface Stack {
   viewer: Account;
   keys: { client: string; write: string };
   seeded: Seed;
+  database: 'postgresql' | 'pglite';
   stop(): Promise<void>;
 }
 
@@ -43,7 +44,7 @@ async function login(api: string, account: Account): Promise<string> {
  * through the device routes, and the built console (`next start`) in front of it.
  */
 export async function startStack(devices: number): Promise<Stack> {
-  const data = await prepareDataDir();
+  const data = await prepareDatabase();
   const created = JSON.parse(await cli(['supervisors', 'create', '--username', 'e2e-admin', '--role', 'admin', '--json'], data.env)) as { password: string };
   const admin = { username: 'e2e-admin', password: created.password };
   const vigil = await startVigil(data.env);
@@ -73,6 +74,7 @@ export async function startStack(devices: number): Promise<Stack> {
       viewer,
       keys,
       seeded,
+      database: data.kind,
       async stop() {
         await started.stop();
         await vigil.stop();
