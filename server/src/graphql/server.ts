@@ -23,6 +23,8 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
     plugins: [complexityLimit(schema, MAX_COMPLEXITY), logInternalErrors(app)],
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // `vigil serve` owns SIGINT/SIGTERM and shuts down in order; Apollo's own handlers would race it.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
