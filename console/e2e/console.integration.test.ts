@@ -279,7 +279,7 @@ describe('supervisor console against the real server', () => {
     await context.close();
   });
 
-  it('lets an admin create accounts on the Supervisors page', async () => {
+  it('lets an admin create accounts and API tokens, and revoke tokens, on the Supervisors page', async () => {
     const { context, page } = await newPage();
     await signIn(page, stack.admin, '/supervisors');
     await page.getByLabel('Username').fill('e2e-new-viewer');
@@ -288,7 +288,24 @@ describe('supervisor console against the real server', () => {
     const password = (await page.getByTestId('secret').locator('code').textContent())!;
     expect(password.length).toBeGreaterThanOrEqual(12);
     await containsText(page.getByTestId('supervisors-table'), 'e2e-new-viewer');
+
+    // An API token for a script, shown once; it works on the supervisor API until it is revoked.
+    await page.getByLabel('Acts as').selectOption('e2e-new-viewer');
+    await page.getByLabel('Name', { exact: true }).fill('nightly export');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const tokenSecret = page.getByTestId('secret').filter({ hasNotText: password }).locator('code');
+    await hasText(tokenSecret, /^\S{20,}$/);
+    const token = (await tokenSecret.textContent())!;
+    const me = () => fetch(`${stack.vigil.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await (await me()).json()) as { username: string }).username).toBe('e2e-new-viewer');
+    const row = page.getByTestId('tokens-table').locator('tr', { hasText: 'nightly export' });
+    await containsText(row, 'active');
     await shot(page, '07-supervisors');
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke token “nightly export”?' }).getByRole('button', { name: 'Revoke token' }).click();
+    await containsText(page.getByTestId('feedback'), 'Token “nightly export” revoked.');
+    await containsText(row, 'revoked');
+    expect((await me()).status).toBe(401);
     await context.close();
 
     // The new account signs in.

@@ -84,6 +84,8 @@ export async function seed(api: string, keys: { client: string; write: string },
   devices.forEach((d, i) => {
     push(d.id, d.userId, i);
     if (i % 5 === 0) push(d.id, d.userId, i + count);
+    // A few devices with a longer history, so their risk-over-time chart has something to show.
+    if (i < 12) for (const k of [23, 1, 37, 2, 46, 3, 4, 69]) push(d.id, d.userId, k * (i + 1) * 1001);
   });
   unregistered.forEach((id, i) => push(id, `guest-${i}`, i + 3 * count));
 
