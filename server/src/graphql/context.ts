@@ -1,6 +1,7 @@
 import type { KeyStore } from '../auth/key-store.js';
 import type { Permission } from '../auth/roles.js';
 import type { Principal, SupervisorStore } from '../auth/supervisor-store.js';
+import type { BehaviorDefinitions } from '../behaviors/definitions.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { requirePermission } from '../http/supervisor-guard.js';
 import type { SupervisorDevices } from '../registry/service.js';
@@ -14,6 +15,7 @@ export interface GraphqlServices {
   supervisors: SupervisorStore;
   registry: RegistryRepository;
   supervisorDevices: SupervisorDevices;
+  behaviorDefinitions: BehaviorDefinitions;
 }
 
 /** Per request: who is asking (already authenticated at the HTTP edge) and fresh DataLoaders. */

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AdminResolver } from './resolvers/admin.js';
+import { BehaviorResolver } from './resolvers/behaviors.js';
 import { DeviceConnectionResolver, DeviceResolver } from './resolvers/devices.js';
 import { EventResolver } from './resolvers/events.js';
 import { ReportingResolver } from './resolvers/reporting.js';
@@ -11,7 +12,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema, built once per process from the type-graphql classes (the classes are the single source). */
 export function vigilSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver],
+    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, BehaviorResolver],
     // Arguments are validated in resolvers with the same rules (and error codes) as REST.
     validate: false,
   });

@@ -1,4 +1,5 @@
 import { SupervisorStore } from '../auth/supervisor-store.js';
+import { BehaviorDefinitions } from '../behaviors/definitions.js';
 import { RegistryRepository } from '../registry/repository.js';
 import { SupervisorDevices } from '../registry/service.js';
 import type { AppOptions } from './app.js';
@@ -16,6 +17,7 @@ export function registryServices(options: AppOptions) {
     registry,
     supervisors: new SupervisorStore(options.database),
     supervisorDevices: new SupervisorDevices(options.database, registry),
+    behaviorDefinitions: new BehaviorDefinitions(options.database.db),
     loginLimiter: new MemoryRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute }),
     sessionTtlMs: env.VIGIL_SESSION_TTL_HOURS * HOUR_MS,
   };
