@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { requestOrigin } from './lib/shared/request-origin';
 import { SESSION_COOKIE } from './lib/shared/session-cookie';
 
 /**
@@ -10,10 +11,8 @@ export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const here = `${pathname}${search}`;
   if (!request.cookies.get(SESSION_COOKIE)) {
-    const url = request.nextUrl.clone();
-    url.pathname = '/login';
-    url.search = here === '/' ? '' : `?next=${encodeURIComponent(here)}`;
-    return NextResponse.redirect(url);
+    const login = here === '/' ? '/login' : `/login?next=${encodeURIComponent(here)}`;
+    return NextResponse.redirect(new URL(login, requestOrigin(request.headers, request.nextUrl.origin)));
   }
   const forwarded = new Headers(request.headers);
   forwarded.set('x-vigil-path', here);

@@ -13,6 +13,8 @@ const SHOTS = join(CONSOLE_DIR, 'test-results');
 
 let stack: Stack;
 let browser: Browser;
+/** Every address the browser asked for outside the console: must stay empty (no CDN, font or direct API call). */
+const foreign: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
@@ -29,6 +31,10 @@ afterAll(async () => {
 async function newPage(width = 1360, height = 900): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width, height }, baseURL: stack.console.url });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console.url });
+  context.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${stack.console.url}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
   const page = await context.newPage();
   return { context, page };
 }
@@ -106,6 +112,19 @@ describe('supervisor console against the real server', () => {
     await containsText(page.getByTestId('pager-summary'), `1–50 of ${withRole.length.toLocaleString('en-US')} devices`);
     expect(new Set(await columnTexts(page, 3))).toEqual(new Set([role]));
 
+    // Server-side paging with cursors; each page is an address of its own.
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(/after=/);
+    await containsText(page.getByTestId('pager-summary'), `51–100 of ${withRole.length.toLocaleString('en-US')} devices · page 2`);
+    const secondPage = await columnTexts(page, 1);
+    await page.getByRole('link', { name: '← Previous' }).click();
+    await containsText(page.getByTestId('pager-summary'), '1–50 of');
+    await page.goBack();
+    await containsText(page.getByTestId('pager-summary'), 'page 2');
+    expect(await columnTexts(page, 1)).toEqual(secondPage);
+    await page.goBack();
+    await atUrl(page, new RegExp(`/devices\\?role=${role}$`));
+
     const branch = BRANCHES[2];
     const both = withRole.filter((d) => d.branch === branch);
     await page.getByLabel('Branch').selectOption(branch);
@@ -115,17 +134,7 @@ describe('supervisor console against the real server', () => {
     expect(new Set(await columnTexts(page, 3))).toEqual(new Set([role]));
     await shot(page, '03-devices-filtered');
 
-    // Server-side paging with cursors; the page is an address of its own.
-    await page.getByRole('link', { name: 'Next →' }).click();
-    await page.waitForURL(/after=/);
-    await containsText(page.getByTestId('pager-summary'), `51–100 of ${both.length.toLocaleString('en-US')} devices · page 2`);
-    const shared = page.url();
-    await page.getByRole('link', { name: '← Previous' }).click();
-    await containsText(page.getByTestId('pager-summary'), '1–50 of');
-
-    await page.goBack();
-    await atUrl(page, shared);
-    await page.goBack();
+    // Back restores the previous filters, in the URL and in the form.
     await page.goBack();
     await atUrl(page, new RegExp(`/devices\\?role=${role}$`));
     await hasValue(page.getByLabel('Role'), role);
@@ -400,5 +409,9 @@ describe('supervisor console against the real server', () => {
     await page.waitForURL(/status=deactivated/);
     await shot(page, '10-devices-narrow');
     await context.close();
+  });
+
+  it('made the browser talk to the console only: no font, script or API call went anywhere else', () => {
+    expect(foreign).toEqual([]);
   });
 });
