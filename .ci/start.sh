@@ -8,6 +8,9 @@ source .ci/bootstrap.sh
 export PORT="${PORT:-8080}"
 # Request logs would bury the URLs and keys printed below; raise it with VIGIL_LOG_LEVEL=info.
 export VIGIL_LOG_LEVEL="${VIGIL_LOG_LEVEL:-warn}"
+# The console signs supervisors in from this machine and passes their address on in X-Forwarded-For, so that the
+# server's per-address sign-in limit applies per browser, not to the console as a whole.
+export VIGIL_TRUSTED_PROXIES="${VIGIL_TRUSTED_PROXIES:-127.0.0.1,::1}"
 CONSOLE_PORT="${CONSOLE_PORT:-3000}"
 export VIGIL_API_URL="${VIGIL_API_URL:-http://127.0.0.1:$PORT}"
 

@@ -27,11 +27,16 @@ function headers(token: string | null, json: boolean): Record<string, string> {
 }
 
 /** Calls a REST route; a problem+json answer becomes an ApiError (401 with a token: SessionExpiredError). */
-export async function rest<T>(method: 'GET' | 'POST', path: string, options: { token?: string | null; body?: unknown } = {}): Promise<T> {
+export async function rest<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  options: { token?: string | null; body?: unknown; forwardedFor?: string | null } = {},
+): Promise<T> {
   const token = options.token ?? null;
+  const extra: Record<string, string> = options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {};
   const response = await send(path, {
     method,
-    headers: headers(token, options.body !== undefined),
+    headers: { ...headers(token, options.body !== undefined), ...extra },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();

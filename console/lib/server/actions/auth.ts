@@ -1,5 +1,6 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { safeNextPath } from '../../shared/next-path';
 import { assertSameOrigin } from '../csrf';
@@ -25,7 +26,10 @@ export async function login(_previous: LoginState, form: FormData): Promise<Logi
   let answer: LoginAnswer;
   try {
     await assertSameOrigin();
-    answer = await rest<LoginAnswer>('POST', '/api/auth/login', { body: { username, password } });
+    // The server limits sign-in attempts per client address. Every console sign-in comes from the console's own
+    // address, so pass the browser's on; the server believes it only when the console is in VIGIL_TRUSTED_PROXIES.
+    const forwardedFor = (await headers()).get('x-forwarded-for');
+    answer = await rest<LoginAnswer>('POST', '/api/auth/login', { body: { username, password }, forwardedFor });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 401) return { error: 'Wrong username or password.', username };
