@@ -58,6 +58,22 @@ describe.each(testDrivers())('supervisor login on %s', (driver) => {
     }
   });
 
+  it('limits per browser behind a trusted console, not per console', async () => {
+    // The console signs everyone in from its own address and passes the browser's on in X-Forwarded-For.
+    const fresh = await startTestVigil(driver, { VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '3', VIGIL_TRUSTED_PROXIES: '127.0.0.1/32' });
+    try {
+      const from = (ip: string, username: string) =>
+        fresh.post('/api/auth/login', { username, password: 'wrong-password-xx' }, { key: null, headers: { 'x-forwarded-for': ip } });
+      const guesser = [];
+      for (let i = 0; i < 4; i++) guesser.push((await from('198.51.100.1', `user${i}`)).status);
+      expect(guesser).toEqual([401, 401, 401, 429]);
+      // Another browser behind the same console still gets its own attempts.
+      expect((await from('198.51.100.2', 'someone')).status).toBe(401);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('logout with an API token leaves the token alone', async () => {
     const res = await supervisorRequest(server, 'POST', '/api/auth/logout', viewer.token);
     expect(res.body).toEqual({ logged_out: false });
