@@ -26,7 +26,7 @@ import org.robolectric.annotation.Config
 
 /**
  * Registration, deactivation and the server-wins rule against the real server. Needs the device registry
- * routes; excluded from the default run (see [RegistryContract]); `mvn test -Pregistry-contract` runs it.
+ * routes; part of the default run, and `mvn test -Pregistry-contract` runs only it (see [RegistryContract]).
  */
 @Category(RegistryContract::class)
 @RunWith(RobolectricTestRunner::class)

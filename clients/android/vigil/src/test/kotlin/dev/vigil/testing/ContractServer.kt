@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit
 class ContractServer private constructor(
     val url: String,
     val clientKey: String,
-    /** A supervisor's API token for /api/devices (only with -Pregistry-contract). */
+    /** A supervisor's API token for /api/devices (null when -Dvigil.contract.supervisor=false). */
     val supervisorToken: String?,
     private val process: Process,
     private val dataDir: File,
@@ -29,7 +29,7 @@ class ContractServer private constructor(
     companion object {
         private var running: ContractServer? = null
 
-        /** Set by `-Pregistry-contract`: the supervisor routes need a supervisor account and API token. */
+        /** True unless -Dvigil.contract.supervisor=false: the supervisor routes need a supervisor account and API token. */
         private val wantsSupervisor get() = System.getProperty("vigil.contract.supervisor") == "true"
 
         @Synchronized

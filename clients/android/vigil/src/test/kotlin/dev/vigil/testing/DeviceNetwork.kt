@@ -17,6 +17,18 @@ object DeviceNetwork {
     private val manager: ConnectivityManager
         get() = RuntimeEnvironment.getApplication().getSystemService(Context.CONNECTIVITY_SERVICE) as ConnectivityManager
 
+    /**
+     * Whether a request leaving the device now would get out. Read at send time by [RecordingHttpClient]: the
+     * library checks connectivity before a sync, but the network can drop between that check and the request,
+     * and on a phone that request fails. Robolectric's network is only a model, so the test client must enforce it.
+     */
+    val isUp: Boolean
+        get() {
+            val cm = manager
+            val network = cm.activeNetwork ?: return false
+            return cm.getNetworkCapabilities(network)?.hasCapability(NetworkCapabilities.NET_CAPABILITY_INTERNET) == true
+        }
+
     private var savedInfo: android.net.NetworkInfo? = null
     private var savedNetwork: Network? = null
 

@@ -10,6 +10,9 @@ import java.util.concurrent.CopyOnWriteArrayList
 /**
  * The library's real HTTP client with a tap: it records every exchange with the real server, and can lose
  * the next answer after the server produced it (the app killed mid-sync, from the client's point of view).
+ *
+ * Like a phone, it cannot reach the server while [DeviceNetwork] is down: the request fails on the device and is
+ * not recorded, whatever the library believed about connectivity when it decided to send.
  */
 class RecordingHttpClient(private val delegate: HttpClient = UrlConnectionHttpClient()) : HttpClient {
     class Exchange(val request: HttpRequest, val response: HttpResponse, val delivered: Boolean)
@@ -20,10 +23,16 @@ class RecordingHttpClient(private val delegate: HttpClient = UrlConnectionHttpCl
     @Volatile
     var loseNextResponseTo: String? = null
 
+    /** Runs once as the next request leaves the library, e.g. to drop the network at that exact moment. */
+    @Volatile
+    var beforeNextRequest: (() -> Unit)? = null
+
     @Volatile
     private var down = false
 
     override fun execute(request: HttpRequest): HttpResponse {
+        synchronized(this) { beforeNextRequest.also { beforeNextRequest = null } }?.invoke()
+        if (!DeviceNetwork.isUp) throw IOException("the device is offline: ${request.url} is unreachable")
         if (down) throw IOException("network down (simulated)")
         val response = delegate.execute(request)
         val lose = loseNextResponseTo?.let { request.url.endsWith(it) } == true

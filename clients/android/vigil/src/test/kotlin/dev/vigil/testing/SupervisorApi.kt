@@ -9,7 +9,7 @@ import java.net.URLEncoder
 /** The supervisor REST interface (a supervisor's API token), as a test drives it. */
 class SupervisorApi(private val server: ContractServer) {
     private val http = UrlConnectionHttpClient()
-    private val key get() = server.supervisorToken ?: error("run with -Pregistry-contract: the supervisor routes need a supervisor token")
+    private val key get() = server.supervisorToken ?: error("the supervisor routes need a supervisor token; run without -Dvigil.contract.supervisor=false")
 
     fun transfer(deviceId: String, newUserId: String, by: String): HttpResponse =
         post("/api/devices/${enc(deviceId)}/transfer", mapOf("new_user_id" to newUserId, "by" to by))
