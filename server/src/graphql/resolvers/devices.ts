@@ -10,7 +10,7 @@ import { AuditRecord, Device, DeviceConnection, DeviceFilter, Registration } fro
 import { DeviceSortEnum } from '../types/enums.js';
 import { Event } from '../types/event.js';
 import { toAudit, toDevice, toEvent, toRegistration } from './mapping.js';
-import { pageSize, sublistSize } from './paging.js';
+import { pageSize, sublistSize, connection } from './paging.js';
 
 /** Connections remember their filter so totalCount is only counted when asked for. */
 type DeviceConnectionSource = DeviceConnection & { filter: Filter };
@@ -58,18 +58,7 @@ export class DeviceResolver {
       const cursor = encodeCursor({ s: sort === DeviceSortEnum.LAST_SEEN_DESC ? (d.lastSeen?.getTime() ?? 0) : null, id: d.deviceId });
       return { cursor, node: toDevice(d) };
     });
-    return {
-      edges,
-      nodes: edges.map((e) => e.node),
-      pageInfo: {
-        hasNextPage: page.nextCursor !== null,
-        hasPreviousPage: Boolean(after),
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.at(-1)?.cursor ?? null,
-      },
-      totalCount: 0,
-      filter: query,
-    };
+    return connection(edges, page.nextCursor, after, query);
   }
 
   @Query(() => Device, { nullable: true, description: 'One device by its device_id; null when unknown.' })

@@ -4,7 +4,7 @@ import type { GraphqlContext } from '../context.js';
 import { perItem } from '../limits.js';
 import { EventConnection, EventFilter } from '../types/event.js';
 import { toEvent } from './mapping.js';
-import { pageSize } from './paging.js';
+import { pageSize, connection } from './paging.js';
 
 type EventConnectionSource = EventConnection & { filter: Filter };
 
@@ -21,18 +21,7 @@ export class EventResolver {
     const query: Filter = { ...(filter ?? {}) };
     const page = await listEvents(ctx.services.database.db, query, pageSize(first), after);
     const edges = page.events.map((e, i) => ({ cursor: page.cursors[i]!, node: toEvent(e) }));
-    return {
-      edges,
-      nodes: edges.map((e) => e.node),
-      pageInfo: {
-        hasNextPage: page.nextCursor !== null,
-        hasPreviousPage: Boolean(after),
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.at(-1)?.cursor ?? null,
-      },
-      totalCount: 0,
-      filter: query,
-    };
+    return connection(edges, page.nextCursor, after, query);
   }
 
   @FieldResolver(() => Int)
