@@ -69,7 +69,7 @@ export function TagsOverTimeChart({ data, tags, title }: { data: Record<string, 
   );
 }
 
-/** Total events per tag over the range, and the mean score of the events carrying it when known. */
+/** Total events per tag over the range (the API gives counts per tag, not a mean score per tag). */
 export function TagTotalsChart({ data, title }: { data: { tag: string; count: number }[]; title: string }) {
   return (
     <figure className="chart-small" aria-label={title} role="img" style={{ margin: 0 }}>
