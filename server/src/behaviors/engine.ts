@@ -1,4 +1,4 @@
-import type { Tx } from '../db/handle.js';
+import type { Queryable } from '../db/handle.js';
 import type { CompiledBehavior } from './definition.js';
 import type { EventFacts } from './fields.js';
 import { insertPoints, lockGroups, readBuckets, readPoints, writeBuckets, type BucketRow, type PointRow, type Range } from './store.js';
@@ -32,7 +32,7 @@ function mergeIntervals(intervals: [number, number][]): [number, number][] {
  * (behavior, group), so the cost does not grow with stored history or with the number of events in a window.
  */
 export async function countEvents(
-  tx: Tx,
+  tx: Queryable,
   behaviors: readonly CompiledBehavior[],
   facts: readonly EventFacts[],
   answering: boolean,

@@ -1,6 +1,6 @@
-import type { DatabaseHandle, Tx } from '../db/handle.js';
+import type { DatabaseHandle } from '../db/handle.js';
 import type { Warning } from '../ingest/insights.js';
-import type { EvaluationItem, InsightStage, StageOutput } from '../risk/stage.js';
+import type { EvaluationItem, InsightStage, StageContext, StageResult } from '../risk/stage.js';
 import { backfill } from './backfill.js';
 import type { BehaviorConfig } from './config.js';
 import { BEHAVIORS_CHANNEL, BehaviorDefinitions, type LoadedBehavior } from './definitions.js';
@@ -77,12 +77,19 @@ export class BehaviorsStage implements InsightStage {
     this.compiled = loaded.map(live);
   }
 
-  async run(tx: Tx, batch: readonly EvaluationItem[]): Promise<StageOutput[]> {
+  /** Counting reads and writes under per-group locks, so a batch with behaviors runs in a transaction. */
+  transactional(): boolean {
+    return this.loaded.length > 0;
+  }
+
+  async evaluate(batch: readonly EvaluationItem[], { db, inTransaction }: StageContext): Promise<StageResult> {
     const loaded = this.loaded;
-    if (loaded.length === 0) return batch.map(() => ({}));
-    const values = await countEvents(tx, this.compiled, batch.map(factsOf), true);
+    // Loaded after this batch began without a transaction: counting starts with the next batch, as it does for
+    // any event this process answered before it loaded the behavior.
+    if (loaded.length === 0 || !inTransaction) return { outputs: batch.map(() => ({})) };
+    const values = await countEvents(db, this.compiled, batch.map(factsOf), true);
     const pending = loaded.filter((b) => b.status !== 'ready');
-    return values.map((behaviors) => {
+    const outputs = values.map((behaviors) => {
       const warnings: Warning[] = pending
         .filter((b) => behaviors[b.compiled.name])
         .map((b) => ({
@@ -91,6 +98,7 @@ export class BehaviorsStage implements InsightStage {
         }));
       return warnings.length > 0 ? { behaviors, warnings } : { behaviors };
     });
+    return { outputs };
   }
 
   start(log: StageLog): void {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../db/handle.js';
+import type { Queryable } from '../db/handle.js';
 import { column, rows } from '../db/rows.js';
 import { HyperLogLog } from './hll.js';
 import type { BucketState, Point } from './window.js';
@@ -12,7 +12,7 @@ const LOCK_CLASS = 0x6268_7672; // "bhvr"
  * across processes, each event sees exactly the events committed before it. Locks are taken in hash order so
  * two transactions can never wait on each other in a cycle.
  */
-export async function lockGroups(tx: Tx, keys: string[]): Promise<void> {
+export async function lockGroups(tx: Queryable, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
   await tx.execute(
     sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int4, h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${column(keys, 'text')}) AS k ORDER BY 1) AS locks`,
@@ -27,7 +27,7 @@ export interface Range {
   to: number;
 }
 
-export async function readBuckets(tx: Tx, ranges: Range[]): Promise<{ range: number; bucket: number; state: BucketState }[]> {
+export async function readBuckets(tx: Queryable, ranges: Range[]): Promise<{ range: number; bucket: number; state: BucketState }[]> {
   if (ranges.length === 0) return [];
   const found = await rows<{ n: number; bucket: number; count: number; sum: number; items: string[] | null; hll: string | null }>(
     tx,
@@ -44,7 +44,7 @@ export async function readBuckets(tx: Tx, ranges: Range[]): Promise<{ range: num
   }));
 }
 
-export async function readPoints(tx: Tx, ranges: Range[]): Promise<{ range: number; point: Point }[]> {
+export async function readPoints(tx: Queryable, ranges: Range[]): Promise<{ range: number; point: Point }[]> {
   if (ranges.length === 0) return [];
   const found = await rows<{ n: number; at: number; value: number | null; item: string | null }>(
     tx,
@@ -65,7 +65,7 @@ export interface PointRow extends Point {
   groupKey: string;
 }
 
-export async function insertPoints(tx: Tx, points: PointRow[]): Promise<void> {
+export async function insertPoints(tx: Queryable, points: PointRow[]): Promise<void> {
   if (points.length === 0) return;
   await tx.execute(
     sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
@@ -83,7 +83,7 @@ export interface BucketRow {
 }
 
 /** Writes whole bucket states: the caller holds the group's lock, so what it read is still current. */
-export async function writeBuckets(tx: Tx, buckets: BucketRow[]): Promise<void> {
+export async function writeBuckets(tx: Queryable, buckets: BucketRow[]): Promise<void> {
   if (buckets.length === 0) return;
   const col = <T>(f: (b: BucketRow) => T) => buckets.map(f);
   await tx.execute(

@@ -54,7 +54,7 @@ export class Ingestor {
   private async commit(items: PendingEvent[]): Promise<StoredOutcome[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.options.database.db.transaction((tx) => storeBatch(tx, items, this.options.risk));
+        return await storeBatch(this.options.database.db, items, this.options.risk);
       } catch (error) {
         if (attempt >= 3 || !retryable(error)) throw error;
       }

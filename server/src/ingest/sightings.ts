@@ -1,7 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
-import { devices, handprints } from '@vigil/drizzle/schema';
-import type { Tx } from '../db/handle.js';
-import { column, epochMs, rows } from '../db/rows.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { keys, ms, probe, records } from '../db/compose.js';
 import { newId } from '../ids.js';
 import type { NormalizedEvent } from './normalize.js';
 
@@ -30,6 +28,8 @@ interface Span {
   osVersion: string | null;
 }
 
+type Sighted = { event: NormalizedEvent; handprintId: string };
+
 function widen(map: Map<string, Span>, key: string, e: NormalizedEvent, handprintId: string) {
   const span = map.get(key);
   if (!span) {
@@ -45,136 +45,114 @@ function widen(map: Map<string, Span>, key: string, e: NormalizedEvent, handprin
   span.osVersion = e.osVersion ?? span.osVersion;
 }
 
+// Rows are always written in key order so concurrent batches lock them in the same order and cannot deadlock.
 const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-/**
- * Records when each device and handprint in the batch was seen and returns their first sighting. First seen is
- * the earliest *event* time, so an offline event synced late still dates the device correctly.
- *
- * Written to avoid row locks on the hot path: new rows are inserted (conflicts ignored), known rows are only read,
- * and an UPDATE touches a row only when something changed (an earlier first sighting, a stale last_seen, a new
- * model). Rows are always visited in key order so concurrent group commits cannot deadlock.
- */
-export async function recordSightings(tx: Tx, batch: { event: NormalizedEvent; handprintId: string }[]): Promise<Sightings> {
-  const deviceSpans = new Map<string, Span>();
-  const handprintSpans = new Map<string, Span>();
+function spansOf(batch: readonly Sighted[]) {
+  const devices = new Map<string, Span>();
+  const handprints = new Map<string, Span>();
   for (const { event, handprintId } of batch) {
-    if (event.deviceId) widen(deviceSpans, event.deviceId, event, handprintId);
-    widen(handprintSpans, handprintId, event, handprintId);
+    if (event.deviceId) widen(devices, event.deviceId, event, handprintId);
+    widen(handprints, handprintId, event, handprintId);
   }
-  return {
-    devices: deviceSpans.size > 0 ? await recordDevices(tx, deviceSpans) : new Map(),
-    handprints: await recordHandprints(tx, handprintSpans),
-  };
+  return { devices: byKey(devices), handprints: byKey(handprints) };
 }
 
-interface Known {
-  key: string;
-  fresh: boolean;
-  first_ms: number | null;
-  last_ms: number | null;
-  model: string | null;
-  os_version: string | null;
+/** The stored rows of the batch's devices and handprints, as two parts of the batch's read. */
+export function readSightings(batch: readonly Sighted[]): SQL[] {
+  const deviceIds = [...new Set(batch.map((b) => b.event.deviceId).filter((d): d is string => d !== null))];
+  const handprintIds = [...new Set(batch.map((b) => b.handprintId))];
+  return [
+    deviceIds.length === 0
+      ? sql`NULL::json`
+      : sql`(SELECT json_agg(json_build_array(d.device_id, ${ms('d.first_seen')}, ${ms('d.last_seen')}, d.model, d.os_version))
+             FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT * FROM devices WHERE device_id = q.k`)} AS d)`,
+    sql`(SELECT json_agg(json_build_array(h.handprint_id, ${ms('h.first_seen')}, ${ms('h.last_seen')}))
+         FROM ${keys(handprintIds)} CROSS JOIN ${probe(sql`SELECT * FROM handprints WHERE handprint_id = q.k`)} AS h)`,
+  ];
 }
+
+type DeviceRow = [key: string, firstMs: number, lastMs: number, model: string | null, osVersion: string | null];
+type HandprintRow = [key: string, firstMs: number, lastMs: number];
+
+const iso = (d: Date) => d.toISOString();
 
 /**
- * One statement inserts the new rows (conflicts ignored) and reads the known ones. A row committed by another
- * process after this statement's snapshot is neither inserted nor seen; it is read again separately (rare).
+ * First sightings of the batch's devices and handprints (the earliest *event* time, so an offline event synced
+ * late still dates its device correctly), and the writes that record the batch.
+ *
+ * Written to avoid row locks on the hot path: new rows are inserted, known rows were only read, and a known row
+ * is updated only when something changed (an earlier first sighting, a stale last_seen, a new model). A row
+ * another batch inserted since the read is widened by the insert's conflict clause.
  */
-async function upsertAndRead(
-  tx: Tx,
-  table: 'devices' | 'handprints',
-  rowsIn: [string, Span][],
-): Promise<Map<string, Known>> {
-  const keyCol = table === 'devices' ? 'device_id' : 'handprint_id';
-  const keys = rowsIn.map(([k]) => k);
-  const first = rowsIn.map(([, s]) => s.first.toISOString());
-  const last = rowsIn.map(([, s]) => s.last.toISOString());
-  const insert =
-    table === 'devices'
-      ? sql`INSERT INTO devices (id, device_id, first_seen, last_seen, handprint_id, model, os_version)
-            SELECT id, k, f::timestamptz, l::timestamptz, hp, model, os FROM input ORDER BY k
-            ON CONFLICT (device_id) DO NOTHING RETURNING device_id AS k`
-      : sql`INSERT INTO handprints (handprint_id, first_seen, last_seen)
-            SELECT k, f::timestamptz, l::timestamptz FROM input ORDER BY k
-            ON CONFLICT (handprint_id) DO NOTHING RETURNING handprint_id AS k`;
-  const extra =
-    table === 'devices'
-      ? sql`, ${column(rowsIn.map(() => newId('dev')), 'text')}, ${column(rowsIn.map(([, s]) => s.lastHandprint), 'text')},
-           ${column(rowsIn.map(([, s]) => s.model), 'text')}, ${column(rowsIn.map(([, s]) => s.osVersion), 'text')}`
-      : sql``;
-  const names = table === 'devices' ? sql`(k, f, l, id, hp, model, os)` : sql`(k, f, l)`;
-  const modelCols = table === 'devices' ? sql`d.model, d.os_version` : sql`NULL::text AS model, NULL::text AS os_version`;
-  const read = (where: ReturnType<typeof sql>) =>
-    sql`SELECT d.${sql.raw(keyCol)} AS key, false AS fresh, ${epochMs('d.first_seen')} AS first_ms,
-               ${epochMs('d.last_seen')} AS last_ms, ${modelCols}
-        FROM ${sql.raw(table)} d ${where}`;
-  const result = await rows<Known>(
-    tx,
-    sql`WITH input AS (SELECT * FROM unnest(${column(keys, 'text')}, ${column(first, 'text')}, ${column(last, 'text')}${extra}) AS t${names}),
-         ins AS (${insert})
-        ${read(sql`JOIN input ON input.k = d.${sql.raw(keyCol)}`)}
-        UNION ALL
-        SELECT k, true, NULL, NULL, NULL, NULL FROM ins`,
-  );
-  const found = new Map(result.map((r) => [r.key, r]));
-  const missing = keys.filter((k) => !found.has(k));
-  if (missing.length > 0) {
-    for (const r of await rows<Known>(tx, read(sql`WHERE d.${sql.raw(keyCol)} = ANY(${column(missing, 'text')})`))) found.set(r.key, r);
-  }
-  return found;
-}
+export function resolveSightings(batch: readonly Sighted[], [deviceRows, handprintRows]: unknown[]): { sightings: Sightings; writes: SQL[] } {
+  const spans = spansOf(batch);
+  const storedDevices = new Map(((deviceRows as DeviceRow[] | null) ?? []).map((r) => [r[0], r]));
+  const storedHandprints = new Map(((handprintRows as HandprintRow[] | null) ?? []).map((r) => [r[0], r]));
 
-async function recordDevices(tx: Tx, spans: Map<string, Span>): Promise<Map<string, DeviceSighting>> {
-  const rowsIn = byKey(spans);
-  const known = await upsertAndRead(tx, 'devices', rowsIn);
-  const seen = new Map<string, DeviceSighting>();
-  for (const [deviceId, s] of rowsIn) {
-    const row = known.get(deviceId);
-    if (!row || row.fresh) {
-      seen.set(deviceId, { firstSeen: s.first, model: s.model, osVersion: s.osVersion });
+  const devices = new Map<string, DeviceSighting>();
+  const newDevices: object[] = [];
+  const changedDevices: object[] = [];
+  for (const [k, s] of spans.devices) {
+    const row = storedDevices.get(k);
+    if (!row) {
+      devices.set(k, { firstSeen: s.first, model: s.model, osVersion: s.osVersion });
+      newDevices.push({ id: newId('dev'), k, f: iso(s.first), l: iso(s.last), hp: s.lastHandprint, model: s.model, os: s.osVersion });
       continue;
     }
-    const rowFirst = new Date(row.first_ms!);
-    const firstSeen = s.first < rowFirst ? s.first : rowFirst;
-    const model = s.model ?? row.model;
-    const osVersion = s.osVersion ?? row.os_version;
-    seen.set(deviceId, { firstSeen, model, osVersion });
-    const stale = s.last.getTime() - row.last_ms! >= LAST_SEEN_RESOLUTION_MS;
-    if (firstSeen < rowFirst || stale || model !== row.model || osVersion !== row.os_version) {
-      await tx
-        .update(devices)
-        .set({
-          firstSeen: sql`LEAST(${devices.firstSeen}, ${firstSeen})`,
-          lastSeen: sql`GREATEST(${devices.lastSeen}, ${s.last})`,
-          handprintId: s.last.getTime() >= row.last_ms! ? s.lastHandprint : sql`${devices.handprintId}`,
-          model,
-          osVersion,
-        })
-        .where(eq(devices.deviceId, deviceId));
+    const [, firstMs, lastMs, storedModel, storedOs] = row;
+    const firstSeen = s.first.getTime() < firstMs ? s.first : new Date(firstMs);
+    const model = s.model ?? storedModel;
+    const osVersion = s.osVersion ?? storedOs;
+    devices.set(k, { firstSeen, model, osVersion });
+    const stale = s.last.getTime() - lastMs >= LAST_SEEN_RESOLUTION_MS;
+    if (s.first.getTime() < firstMs || stale || model !== storedModel || osVersion !== storedOs) {
+      changedDevices.push({ k, f: iso(s.first), l: iso(s.last), hp: s.lastHandprint, model, os: osVersion });
     }
   }
-  return seen;
-}
 
-async function recordHandprints(tx: Tx, spans: Map<string, Span>): Promise<Map<string, Date>> {
-  const rowsIn = byKey(spans);
-  const known = await upsertAndRead(tx, 'handprints', rowsIn);
-  const seen = new Map<string, Date>();
-  for (const [id, s] of rowsIn) {
-    const row = known.get(id);
-    if (!row || row.fresh) {
-      seen.set(id, s.first);
+  const handprints = new Map<string, Date>();
+  const newHandprints: object[] = [];
+  const changedHandprints: object[] = [];
+  for (const [k, s] of spans.handprints) {
+    const row = storedHandprints.get(k);
+    if (!row) {
+      handprints.set(k, s.first);
+      newHandprints.push({ k, f: iso(s.first), l: iso(s.last) });
       continue;
     }
-    const rowFirst = new Date(row.first_ms!);
-    seen.set(id, s.first < rowFirst ? s.first : rowFirst);
-    if (s.first < rowFirst || s.last.getTime() - row.last_ms! >= LAST_SEEN_RESOLUTION_MS) {
-      await tx
-        .update(handprints)
-        .set({ firstSeen: sql`LEAST(${handprints.firstSeen}, ${s.first})`, lastSeen: sql`GREATEST(${handprints.lastSeen}, ${s.last})` })
-        .where(eq(handprints.handprintId, id));
+    const [, firstMs, lastMs] = row;
+    handprints.set(k, s.first.getTime() < firstMs ? s.first : new Date(firstMs));
+    if (s.first.getTime() < firstMs || s.last.getTime() - lastMs >= LAST_SEEN_RESOLUTION_MS) {
+      changedHandprints.push({ k, f: iso(s.first), l: iso(s.last) });
     }
   }
-  return seen;
+
+  const writes: SQL[] = [];
+  if (newDevices.length > 0) {
+    writes.push(sql`INSERT INTO devices (id, device_id, first_seen, last_seen, handprint_id, model, os_version)
+      SELECT id, k, f, l, hp, model, os FROM ${records(newDevices, 'id text, k text, f timestamptz, l timestamptz, hp text, model text, os text')}
+      ON CONFLICT (device_id) DO UPDATE SET first_seen = LEAST(devices.first_seen, excluded.first_seen),
+        last_seen = GREATEST(devices.last_seen, excluded.last_seen)
+      WHERE devices.first_seen > excluded.first_seen OR devices.last_seen < excluded.last_seen`);
+  }
+  if (changedDevices.length > 0) {
+    writes.push(sql`UPDATE devices d SET first_seen = LEAST(d.first_seen, u.f), last_seen = GREATEST(d.last_seen, u.l),
+        handprint_id = CASE WHEN u.l >= d.last_seen THEN u.hp ELSE d.handprint_id END, model = u.model, os_version = u.os
+      FROM (SELECT * FROM ${records(changedDevices, 'k text, f timestamptz, l timestamptz, hp text, model text, os text')} ORDER BY k) u
+      WHERE d.device_id = u.k`);
+  }
+  if (newHandprints.length > 0) {
+    writes.push(sql`INSERT INTO handprints (handprint_id, first_seen, last_seen)
+      SELECT k, f, l FROM ${records(newHandprints, 'k text, f timestamptz, l timestamptz')}
+      ON CONFLICT (handprint_id) DO UPDATE SET first_seen = LEAST(handprints.first_seen, excluded.first_seen),
+        last_seen = GREATEST(handprints.last_seen, excluded.last_seen)
+      WHERE handprints.first_seen > excluded.first_seen OR handprints.last_seen < excluded.last_seen`);
+  }
+  if (changedHandprints.length > 0) {
+    writes.push(sql`UPDATE handprints h SET first_seen = LEAST(h.first_seen, u.f), last_seen = GREATEST(h.last_seen, u.l)
+      FROM (SELECT * FROM ${records(changedHandprints, 'k text, f timestamptz, l timestamptz')} ORDER BY k) u
+      WHERE h.handprint_id = u.k`);
+  }
+  return { sightings: { devices, handprints }, writes };
 }

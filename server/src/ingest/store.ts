@@ -1,12 +1,11 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { events } from '@vigil/drizzle/schema';
-import type { Tx } from '../db/handle.js';
-import { column, rows } from '../db/rows.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { keys, probe, readAll, records, writeAll } from '../db/compose.js';
+import type { Db, Queryable } from '../db/handle.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
 import type { Insights } from './insights.js';
 import type { NormalizedEvent } from './normalize.js';
-import { recordSightings } from './sightings.js';
+import { readSightings, resolveSightings } from './sightings.js';
 
 export interface PendingEvent {
   keyId: string;
@@ -28,12 +27,26 @@ const splitIdemKey = (k: string): [string, string] => {
 };
 
 /**
- * Stores a batch of events in one transaction and returns each one's insights, in order.
- * Idempotency keys are locked first (transaction-scoped advisory locks, in sorted order) so that two group
- * commits carrying the same key — in this process or another — serialise, and the second sees the first's
- * stored answer instead of counting the event again.
+ * Stores a batch of events and returns each one's insights, in order. A batch costs one read statement (stored
+ * answers of its idempotency keys, its devices and handprints, every stage's facts) and one write statement (the
+ * events and every stage's writes), so the cost per event falls as batches grow.
+ *
+ * Outside a transaction, a retry racing its original is caught by the events' unique index: the loser's insert
+ * does nothing and the stored answer is returned; the stages' writes are idempotent facts, so nothing counts
+ * twice. A stage that counts under locks (behaviors) makes the batch transactional: idempotency keys are then
+ * locked first (advisory locks, sorted) so the second copy sees the first's answer before anything is counted.
  */
-export async function storeBatch(tx: Tx, batch: PendingEvent[], risk: RiskOptions): Promise<StoredOutcome[]> {
+export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOptions): Promise<StoredOutcome[]> {
+  const pending = batch.map((p) => ({ ...p, eventId: newId('evt') }));
+  if (risk.stages.some((s) => s.transactional?.(pending))) {
+    return db.transaction((tx) => storeIn(tx, pending, risk, true));
+  }
+  return storeIn(db, pending, risk, false);
+}
+
+type Pending = PendingEvent & { eventId: string };
+
+async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locked: boolean): Promise<StoredOutcome[]> {
   const outcomes: (StoredOutcome | undefined)[] = new Array(batch.length);
   const keyed = new Map<string, number[]>();
   batch.forEach((p, i) => {
@@ -41,18 +54,23 @@ export async function storeBatch(tx: Tx, batch: PendingEvent[], risk: RiskOption
     const k = idemKey(p.keyId, p.event.idempotencyKey);
     keyed.set(k, [...(keyed.get(k) ?? []), i]);
   });
-
-  if (keyed.size > 0) {
+  if (locked && keyed.size > 0) {
     const sorted = [...keyed.keys()].sort();
-    const keys = sql.join(sorted.map((k) => sql`${k}`), sql`, `);
-    await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 7) AS h FROM unnest(ARRAY[${keys}]::text[]) AS k ORDER BY 1) AS locks`,
+    await db.execute(
+      sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(q.k, 7) AS h FROM ${keys(sorted)} ORDER BY 1) AS locks`,
     );
-    const existing = await findStored(tx, [...keyed.keys()].map(splitIdemKey));
-    for (const [k, response] of existing) {
-      for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
-      keyed.delete(k);
-    }
+  }
+
+  const stageReads = risk.stages.map((s) => s.read?.(batch) ?? null);
+  const [stored, devices, handprints, ...facts] = await readAll(db, [
+    keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
+    ...readSightings(batch),
+    ...stageReads.map((r) => r ?? sql`NULL::json`),
+  ]);
+  for (const [keyId, key, response] of (stored as StoredRow[] | null) ?? []) {
+    const k = idemKey(keyId, key);
+    for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
+    keyed.delete(k);
   }
 
   // Within the batch, later copies of an idempotency key share the first copy's answer.
@@ -67,22 +85,23 @@ export async function storeBatch(tx: Tx, batch: PendingEvent[], risk: RiskOption
   }
 
   if (fresh.length > 0) {
-    const pending = fresh.map((i) => ({ ...batch[i]!, eventId: newId('evt') }));
-    const sightings = await recordSightings(tx, pending);
-    const insights = await evaluateBatch(tx, pending, sightings, risk);
-    const inserted = await insertEvents(tx, pending, insights);
-    const stored = new Set(inserted);
+    const pending = fresh.map((i) => batch[i]!);
+    const { sightings, writes } = resolveSightings(pending, [devices, handprints]);
+    const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
+    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes], insertEvents(pending, evaluated.insights));
+    const stored = new Set(inserted.map((r) => r.id));
     fresh.forEach((i, j) => {
-      outcomes[i] = { insights: insights[j]!, replayed: false };
+      outcomes[i] = { insights: evaluated.insights[j]!, replayed: false };
     });
-    // The advisory lock makes a conflict here impossible; if one ever happens, answer what is stored.
+    // A retry racing its original in another batch lost at the unique index: answer what the original stored.
     const lost = pending.filter((p) => !stored.has(p.eventId));
     if (lost.length > 0) {
-      const again = await findStored(tx, lost.map((p) => [p.keyId, p.event.idempotencyKey!]));
+      const [again] = await readAll(db, [readStored(lost.map((p) => [p.keyId, p.event.idempotencyKey!]))]);
+      const answers = new Map(((again as StoredRow[] | null) ?? []).map(([keyId, key, response]) => [idemKey(keyId, key), response]));
       fresh.forEach((i, j) => {
         const p = pending[j]!;
         if (stored.has(p.eventId)) return;
-        const response = again.get(idemKey(p.keyId, p.event.idempotencyKey!));
+        const response = answers.get(idemKey(p.keyId, p.event.idempotencyKey!));
         if (response) outcomes[i] = { insights: response, replayed: true };
       });
     }
@@ -92,45 +111,47 @@ export async function storeBatch(tx: Tx, batch: PendingEvent[], risk: RiskOption
   return outcomes as StoredOutcome[];
 }
 
-async function findStored(tx: Tx, pairs: [string, string][]): Promise<Map<string, Insights>> {
-  const found = new Map<string, Insights>();
-  const byKey = new Map<string, string[]>();
-  for (const [keyId, key] of pairs) byKey.set(keyId, [...(byKey.get(keyId) ?? []), key]);
-  for (const [keyId, keys] of byKey) {
-    const rows = await tx
-      .select({ idempotencyKey: events.idempotencyKey, response: events.response })
-      .from(events)
-      .where(and(eq(events.keyId, keyId), inArray(events.idempotencyKey, keys)));
-    for (const r of rows) found.set(idemKey(keyId, r.idempotencyKey!), r.response as unknown as Insights);
-  }
-  return found;
+type StoredRow = [keyId: string, key: string, response: Insights];
+
+/** Stored answers of (key id, idempotency key) pairs, as one part of a read. */
+function readStored(pairs: [string, string][]): SQL {
+  return sql`(SELECT json_agg(json_build_array(e.key_id, e.idempotency_key, e.response))
+    FROM ${records(pairs.map(([k, i]) => ({ k, i })), 'k text, i text', 'q')}
+    CROSS JOIN ${probe(sql`SELECT key_id, idempotency_key, response FROM events WHERE key_id = q.k AND idempotency_key = q.i`)} AS e)`;
 }
 
-/** Inserts the batch's events in one statement; returns the ids actually written. */
-async function insertEvents(tx: Tx, pending: (PendingEvent & { eventId: string })[], insights: Insights[]): Promise<string[]> {
-  const col = <T>(f: (p: PendingEvent & { eventId: string }, i: number) => T) => pending.map(f);
-  const written = await rows<{ id: string }>(
-    tx,
-    sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
-          user_agent, properties, tags, risk_score, response, occurred_at, received_at)
-        SELECT id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip, user_agent,
-          properties::jsonb, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), risk_score, response::jsonb,
-          occurred_at::timestamptz, received_at::timestamptz
-        FROM unnest(${column(col((p) => p.eventId), 'text')}, ${column(col((p) => p.keyId), 'text')},
-          ${column(col((p) => p.event.idempotencyKey), 'text')}, ${column(col((p) => p.event.name), 'text')},
-          ${column(col((p) => p.event.identity), 'text')}, ${column(col((p) => p.event.deviceId), 'text')},
-          ${column(col((p) => p.handprintId), 'text')}, ${column(col((p) => p.event.sessionId), 'text')},
-          ${column(col((p) => p.event.ip), 'text')}, ${column(col((p) => p.event.userAgent), 'text')},
-          ${column(col((p) => JSON.stringify(p.event.properties)), 'text')},
-          ${column(col((_, i) => JSON.stringify(insights[i]!.current_tags)), 'text')},
-          ${column(col((_, i) => insights[i]!.risk_score), 'float8')},
-          ${column(col((_, i) => JSON.stringify(insights[i]!)), 'text')},
-          ${column(col((p) => p.event.occurredAt.toISOString()), 'text')},
-          ${column(col((p) => p.event.receivedAt.toISOString()), 'text')})
-          AS t(id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip, user_agent,
-               properties, tags, risk_score, response, occurred_at, received_at)
-        ON CONFLICT (key_id, idempotency_key) DO NOTHING
-        RETURNING id`,
-  );
-  return written.map((r) => r.id);
+/** The batch's events as one INSERT; returns the ids actually written (a racing retry's copy is not). */
+function insertEvents(pending: Pending[], insights: Insights[]): SQL {
+  const values = pending.map((p, i) => {
+    const e = p.event;
+    const answer = insights[i]!;
+    return {
+      id: p.eventId,
+      key_id: p.keyId,
+      idempotency_key: e.idempotencyKey,
+      name: e.name,
+      identity: e.identity,
+      device_id: e.deviceId,
+      handprint_id: p.handprintId,
+      session_id: e.sessionId,
+      ip: e.ip,
+      user_agent: e.userAgent,
+      properties: e.properties,
+      tags: answer.current_tags,
+      risk_score: answer.risk_score,
+      response: answer,
+      occurred_at: e.occurredAt.toISOString(),
+      received_at: e.receivedAt.toISOString(),
+    };
+  });
+  return sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
+      user_agent, properties, tags, risk_score, response, occurred_at, received_at)
+    SELECT * FROM ${records(
+      values,
+      `id text, key_id text, idempotency_key text, name text, identity text, device_id text, handprint_id text,
+       session_id text, ip text, user_agent text, properties jsonb, tags text[], risk_score float8, response jsonb,
+       occurred_at timestamptz, received_at timestamptz`,
+    )}
+    ON CONFLICT (key_id, idempotency_key) DO NOTHING
+    RETURNING id`;
 }

@@ -1,6 +1,5 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { deviceIdentities } from '@vigil/drizzle/schema';
-import type { Tx } from '../db/handle.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { keys, ms, probe, records } from '../db/compose.js';
 
 /**
  * `last_seen` of a device/identity pair is advanced only when this stale (or when it predates the device's
@@ -25,18 +24,30 @@ interface Span {
 const pairKey = (deviceId: string, identity: string) => `${deviceId}\u0000${identity}`;
 
 /**
- * Records which identities each device was used under and returns, per device, how many distinct identities were
- * seen since `since(device)` (the later of the window start and the current association's start).
- * Cost per batch: one read, at most one insert, and an update only for pairs whose row is stale; rows are
- * visited in key order so concurrent group commits cannot deadlock.
+ * The stored identity pairs of the batch's devices that can count (seen since `earliest`) or that the batch
+ * sees again, as one part of the batch's read.
  */
-export async function recordAndCountIdentities(
-  tx: Tx,
-  sightings: Sighting[],
-  deviceIds: string[],
+export function readIdentities(deviceIds: readonly string[], identities: readonly string[], earliest: Date): SQL | null {
+  if (deviceIds.length === 0) return null;
+  const recent = sql`last_seen >= ${earliest.toISOString()}::timestamptz`;
+  const wanted = identities.length > 0 ? sql`(${recent} OR identity IN (SELECT value FROM json_array_elements_text(${JSON.stringify(identities)}::json)))` : recent;
+  return sql`(SELECT json_agg(json_build_array(i.device_id, i.identity, ${ms('i.last_seen')}))
+    FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT device_id, identity, last_seen FROM device_identities WHERE device_id = q.k AND ${wanted}`)} AS i)`;
+}
+
+type PairRow = [deviceId: string, identity: string, lastSeenMs: number];
+
+/**
+ * Counts, per device, the distinct identities seen since `since(device)` (the later of the window start and the
+ * current association's start), this batch included, and returns the writes that record the batch's pairs: new
+ * pairs, and pairs whose row is stale or predates the current association. Rows are written in key order so
+ * concurrent batches cannot deadlock.
+ */
+export function countIdentities(
+  sightings: readonly Sighting[],
+  stored: unknown,
   since: (deviceId: string) => Date,
-): Promise<Map<string, number>> {
-  if (deviceIds.length === 0) return new Map();
+): { counts: Map<string, number>; writes: SQL[] } {
   const spans = new Map<string, Span>();
   for (const s of sightings) {
     const key = pairKey(s.deviceId, s.identity);
@@ -47,53 +58,44 @@ export async function recordAndCountIdentities(
       if (s.at > span.last) span.last = s.at;
     }
   }
-  const earliest = new Date(Math.min(...deviceIds.map((d) => since(d).getTime())));
-  const identities = [...new Set(sightings.map((s) => s.identity))];
-  const existing = await tx
-    .select({ deviceId: deviceIdentities.deviceId, identity: deviceIdentities.identity, lastSeen: deviceIdentities.lastSeen })
-    .from(deviceIdentities)
-    .where(
-      and(
-        inArray(deviceIdentities.deviceId, deviceIds),
-        identities.length > 0
-          ? or(sql`${deviceIdentities.lastSeen} >= ${earliest}`, inArray(deviceIdentities.identity, identities))
-          : sql`${deviceIdentities.lastSeen} >= ${earliest}`,
-      ),
-    );
-  const lastSeen = new Map(existing.map((r) => [pairKey(r.deviceId, r.identity), { ...r }]));
+  const lastSeen = new Map<string, { deviceId: string; lastSeen: number }>();
+  for (const [deviceId, identity, at] of (stored as PairRow[] | null) ?? []) lastSeen.set(pairKey(deviceId, identity), { deviceId, lastSeen: at });
 
+  const inserts: object[] = [];
+  const updates: object[] = [];
   const ordered = [...spans.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const missing = ordered.filter(([key]) => !lastSeen.has(key)).map(([, s]) => s);
-  if (missing.length > 0) {
-    await tx
-      .insert(deviceIdentities)
-      .values(missing.map((s) => ({ deviceId: s.deviceId, identity: s.identity, firstSeen: s.first, lastSeen: s.last })))
-      .onConflictDoUpdate({
-        // Another group commit inserted the pair a moment ago: keep the widest span.
-        target: [deviceIdentities.deviceId, deviceIdentities.identity],
-        set: { lastSeen: sql`GREATEST(${deviceIdentities.lastSeen}, excluded.last_seen)` },
-      });
-    for (const s of missing) lastSeen.set(pairKey(s.deviceId, s.identity), { deviceId: s.deviceId, identity: s.identity, lastSeen: s.last });
-  }
-  const inserted = new Set(missing);
   for (const [key, s] of ordered) {
-    const row = lastSeen.get(key)!;
-    if (inserted.has(s)) continue;
-    const association = since(s.deviceId);
-    const stale = s.last.getTime() - row.lastSeen.getTime() >= IDENTITY_LAST_SEEN_RESOLUTION_MS;
+    const row = lastSeen.get(key);
+    const pair = { d: s.deviceId, i: s.identity, f: s.first.toISOString(), l: s.last.toISOString() };
+    if (!row) {
+      inserts.push(pair);
+      lastSeen.set(key, { deviceId: s.deviceId, lastSeen: s.last.getTime() });
+      continue;
+    }
+    const association = since(s.deviceId).getTime();
+    const stale = s.last.getTime() - row.lastSeen >= IDENTITY_LAST_SEEN_RESOLUTION_MS;
     // After a transfer an identity must count again at once, not only when its row goes stale.
-    const predatesAssociation = row.lastSeen < association && s.last >= association;
-    if (!stale && !predatesAssociation) continue;
-    await tx
-      .update(deviceIdentities)
-      .set({ lastSeen: sql`GREATEST(${deviceIdentities.lastSeen}, ${s.last})` })
-      .where(and(eq(deviceIdentities.deviceId, s.deviceId), eq(deviceIdentities.identity, s.identity)));
-    row.lastSeen = s.last > row.lastSeen ? s.last : row.lastSeen;
+    const predatesAssociation = row.lastSeen < association && s.last.getTime() >= association;
+    if (stale || predatesAssociation) updates.push(pair);
+    row.lastSeen = Math.max(row.lastSeen, s.last.getTime());
   }
 
   const counts = new Map<string, number>();
   for (const r of lastSeen.values()) {
-    if (r.lastSeen >= since(r.deviceId)) counts.set(r.deviceId, (counts.get(r.deviceId) ?? 0) + 1);
+    if (r.lastSeen >= since(r.deviceId).getTime()) counts.set(r.deviceId, (counts.get(r.deviceId) ?? 0) + 1);
   }
-  return counts;
+  const writes: SQL[] = [];
+  if (inserts.length > 0) {
+    // Another batch may have inserted the pair since the read: keep the widest span.
+    writes.push(sql`INSERT INTO device_identities (device_id, identity, first_seen, last_seen)
+      SELECT d, i, f, l FROM ${records(inserts, 'd text, i text, f timestamptz, l timestamptz')}
+      ON CONFLICT (device_id, identity) DO UPDATE SET last_seen = GREATEST(device_identities.last_seen, excluded.last_seen)
+      WHERE device_identities.last_seen < excluded.last_seen`);
+  }
+  if (updates.length > 0) {
+    writes.push(sql`UPDATE device_identities p SET last_seen = GREATEST(p.last_seen, u.l)
+      FROM (SELECT * FROM ${records(updates, 'd text, i text, f timestamptz, l timestamptz')} ORDER BY d, i) u
+      WHERE p.device_id = u.d AND p.identity = u.i`);
+  }
+  return { counts, writes };
 }

@@ -1,7 +1,7 @@
-import type { Tx } from '../db/handle.js';
-import type { EvaluationItem, InsightStage, StageOutput } from '../risk/stage.js';
-import { recordAndCountIdentities } from './association.js';
-import { loadRegistrations } from './repository.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { keys, ms, probe } from '../db/compose.js';
+import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageResult } from '../risk/stage.js';
+import { countIdentities, readIdentities } from './association.js';
 import type { Registration } from './state.js';
 import { deviceInfoOf } from './views.js';
 
@@ -10,6 +10,51 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface RegistryStageOptions {
   /** Events under different identities within this many days make a device `multi_user`. */
   multiUserWindowDays: number;
+}
+
+type RegistrationRow = [
+  deviceId: string,
+  userId: string,
+  role: string | null,
+  metadata: Record<string, unknown>,
+  status: Registration['status'],
+  registeredAt: number,
+  associatedSince: number,
+  deactivatedAt: number | null,
+  deactivationReason: string | null,
+  deactivatedBy: string | null,
+  conflictAt: number | null,
+];
+
+const date = (msValue: number | null) => (msValue === null ? null : new Date(msValue));
+
+function toRegistration(r: RegistrationRow): Registration {
+  return {
+    deviceId: r[0],
+    userId: r[1],
+    role: r[2],
+    metadata: r[3],
+    status: r[4],
+    registeredAt: new Date(r[5]),
+    associatedSince: new Date(r[6]),
+    deactivatedAt: date(r[7]),
+    deactivationReason: r[8],
+    deactivatedBy: r[9],
+    conflictAt: date(r[10]),
+  };
+}
+
+const deviceIdsOf = (batch: readonly EvaluationInput[]) =>
+  [...new Set(batch.map((i) => i.event.deviceId).filter((d): d is string => d !== null))].sort();
+
+/** The latest event time of each device in the batch: its multi-user window ends there. */
+function latestByDevice(batch: readonly EvaluationInput[]): Map<string, Date> {
+  const latest = new Map<string, Date>();
+  for (const item of batch) {
+    const id = item.event.deviceId;
+    if (id && (!latest.has(id) || item.event.occurredAt > latest.get(id)!)) latest.set(id, item.event.occurredAt);
+  }
+  return latest;
 }
 
 /**
@@ -21,15 +66,23 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
   const windowMs = options.multiUserWindowDays * DAY_MS;
   return {
     name: 'registry',
-    async run(tx: Tx, batch: readonly EvaluationItem[]): Promise<StageOutput[]> {
-      const deviceIds = [...new Set(batch.map((i) => i.event.deviceId).filter((d): d is string => d !== null))].sort();
-      if (deviceIds.length === 0) return batch.map(() => ({}));
-      const registry = await loadRegistrations(tx, deviceIds);
-      const latest = new Map<string, Date>();
-      for (const item of batch) {
-        const id = item.event.deviceId;
-        if (id && (!latest.has(id) || item.event.occurredAt > latest.get(id)!)) latest.set(id, item.event.occurredAt);
-      }
+    read(batch: readonly EvaluationInput[]): SQL | null {
+      const deviceIds = deviceIdsOf(batch);
+      if (deviceIds.length === 0) return null;
+      const identities = [...new Set(batch.filter((i) => i.event.deviceId && i.event.identity).map((i) => i.event.identity!))];
+      // The earliest event's window start covers every window evaluate may ask about, replays aside or not.
+      const earliest = new Date(Math.min(...batch.filter((i) => i.event.deviceId).map((i) => i.event.occurredAt.getTime())) - windowMs);
+      return sql`json_build_array(
+        (SELECT json_agg(json_build_array(r.device_id, r.user_id, r.role, r.metadata, r.status, ${ms('r.registered_at')},
+                  ${ms('r.associated_since')}, ${ms('r.deactivated_at')}, r.deactivation_reason, r.deactivated_by, ${ms('r.conflict_at')}))
+         FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT * FROM registrations WHERE device_id = q.k`)} AS r),
+        ${readIdentities(deviceIds, identities, earliest)})`;
+    },
+    evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
+      if (facts === null) return { outputs: batch.map(() => ({})) };
+      const [registrationRows, identityRows] = facts as [RegistrationRow[] | null, unknown];
+      const registry = new Map((registrationRows ?? []).map((r) => [r[0], toRegistration(r)]));
+      const latest = latestByDevice(batch);
       const since = (deviceId: string): Date => {
         const windowStart = latest.get(deviceId)!.getTime() - windowMs;
         const association = registry.get(deviceId)?.associatedSince.getTime() ?? 0;
@@ -38,17 +91,18 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
       const sightings = batch
         .filter((i) => i.event.deviceId && i.event.identity)
         .map((i) => ({ deviceId: i.event.deviceId!, identity: i.event.identity!, at: i.event.occurredAt }));
-      const identities = await recordAndCountIdentities(tx, sightings, deviceIds, since);
+      const { counts, writes } = countIdentities(sightings, identityRows, since);
 
-      return batch.map((item): StageOutput => {
+      const outputs = batch.map((item) => {
         const id = item.event.deviceId;
         if (!id) return {};
         const registration = registry.get(id) ?? null;
         const tags: string[] = [];
         if (!registration) tags.push('unregistered');
-        if ((identities.get(id) ?? 0) >= 2 || conflicted(registration, since(id))) tags.push('multi_user');
+        if ((counts.get(id) ?? 0) >= 2 || conflicted(registration, since(id))) tags.push('multi_user');
         return { tags, device: deviceInfoOf(registration) };
       });
+      return { outputs, writes };
     },
   };
 }

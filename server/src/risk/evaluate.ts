@@ -1,22 +1,17 @@
-import type { Tx } from '../db/handle.js';
+import type { SQL } from 'drizzle-orm';
+import type { Queryable } from '../db/handle.js';
 import type { DeviceInfo, Insights } from '../ingest/insights.js';
-import type { NormalizedEvent } from '../ingest/normalize.js';
 import type { Sightings } from '../ingest/sightings.js';
 import { applyRules } from './rules/apply.js';
 import type { ScoreRule } from './rules/config.js';
 import { ruleContext } from './rules/context.js';
 import { scoreTags } from './score.js';
-import type { EvaluationItem, InsightStage, StageOutput } from './stage.js';
+import type { EvaluationInput, EvaluationItem, InsightStage, StageOutput } from './stage.js';
 import { severityOf } from './tags.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface EvaluationInput {
-  eventId: string;
-  keyId: string;
-  event: NormalizedEvent;
-  handprintId: string;
-}
+export type { EvaluationInput } from './stage.js';
 
 export interface RiskOptions {
   tagWeights: Readonly<Record<string, number>>;
@@ -34,18 +29,28 @@ function toItem(input: EvaluationInput, sightings: Sightings): EvaluationItem {
 }
 
 /**
- * Turns stored facts into insights for a batch of fresh (non-replayed) events, inside the group-commit
- * transaction so what is answered is exactly what is stored. The built-in facts (age, new_device) come first,
- * then each stage's output is merged; trust and the score are decided last, over every tag.
+ * Turns stored facts into insights for a batch of fresh (non-replayed) events, between the batch's read and its
+ * write, so what is answered is exactly what is stored. The built-in facts (age, new_device) come first, then
+ * each stage's output is merged; trust and the score are decided last, over every tag. `facts` holds what each
+ * stage's `read` returned, in stage order.
  */
-export async function evaluateBatch(tx: Tx, batch: EvaluationInput[], sightings: Sightings, options: RiskOptions): Promise<Insights[]> {
+export async function evaluateBatch(
+  db: Queryable,
+  inTransaction: boolean,
+  batch: EvaluationInput[],
+  sightings: Sightings,
+  facts: readonly unknown[],
+  options: RiskOptions,
+): Promise<{ insights: Insights[]; writes: SQL[] }> {
   const items = batch.map((input) => toItem(input, sightings));
   const outputs: StageOutput[][] = items.map(() => []);
-  for (const stage of options.stages) {
-    const results = await stage.run(tx, items, outputs);
-    results.forEach((result, i) => outputs[i]!.push(result));
+  const writes: SQL[] = [];
+  for (const [n, stage] of options.stages.entries()) {
+    const result = await stage.evaluate(items, { facts: facts[n] ?? null, earlier: outputs, db, inTransaction });
+    result.outputs.forEach((output, i) => outputs[i]!.push(output));
+    if (result.writes) writes.push(...result.writes);
   }
-  return items.map((item, i) => assemble(item, outputs[i]!, options));
+  return { insights: items.map((item, i) => assemble(item, outputs[i]!, options)), writes };
 }
 
 function assemble(item: EvaluationItem, outputs: StageOutput[], options: RiskOptions): Insights {

@@ -1,14 +1,19 @@
-import type { Tx } from '../db/handle.js';
+import type { SQL } from 'drizzle-orm';
+import type { Queryable } from '../db/handle.js';
 import type { DeviceInfo, Insights, Warning } from '../ingest/insights.js';
 import type { NormalizedEvent } from '../ingest/normalize.js';
 import type { DeviceSighting } from '../ingest/sightings.js';
 
-/** One event as the insight stages see it, after its device and handprint sightings were recorded. */
-export interface EvaluationItem {
+/** One event of a batch before anything was read: what a stage's `read` sees. */
+export interface EvaluationInput {
   eventId: string;
   keyId: string;
   event: NormalizedEvent;
   handprintId: string;
+}
+
+/** One event as the insight stages see it, with its device's and handprint's sightings. */
+export interface EvaluationItem extends EvaluationInput {
   /** First sighting of the event's device (null when the event names no device_id). */
   device: DeviceSighting | null;
   /** Age in whole days and whether younger than 24 h, by device_id or else by handprint. */
@@ -26,15 +31,45 @@ export interface StageOutput {
   warnings?: Warning[];
 }
 
+/** What a stage decided for a batch: one output per event, and the writes those decisions imply. */
+export interface StageResult {
+  outputs: StageOutput[];
+  /**
+   * Data-modifying statements, run as CTEs of the batch's one write statement together with the events insert.
+   * They must be idempotent facts (insert if missing, LEAST/GREATEST): outside a transaction a concurrent retry
+   * of the same event may carry them a second time.
+   */
+  writes?: SQL[];
+}
+
+/** What a stage sees besides the batch: what it read, the earlier stages' outputs, and the batch's handle. */
+export interface StageContext {
+  /** The value of the stage's `read` expression (parsed json), or null. */
+  facts: unknown;
+  earlier: readonly StageOutput[][];
+  /** The batch's handle: the transaction when the batch runs in one, else the database. Rare follow-ups only. */
+  db: Queryable;
+  /** Whether the batch runs in a transaction (some stage asked for one when it began). */
+  inTransaction: boolean;
+}
+
 /**
- * A source of insight (registry state, behaviors, network intelligence, device integrity, …). Stages run inside
- * the group-commit transaction, once per batch, so they can read and write with the batch's own handle and see
- * each other's effects consistently. A stage must use `tx`, never the top-level database (PGlite has one
- * connection). Replayed events never reach a stage, so a stage may count what it sees.
+ * A source of insight (registry state, behaviors, network intelligence, device integrity, …). A batch costs one
+ * read statement and one write statement whatever the number of stages: each stage contributes a json-valued
+ * expression to the read and CTEs to the write, and decides its outputs in between, in memory. Replayed events
+ * never reach `evaluate`, so a stage may count what it sees.
+ *
+ * A stage that must read and write under a lock (behaviors: exact counts across processes) says so with
+ * `transactional`; the batch then runs in one transaction and the stage may run its own statements on `db`,
+ * which is then the transaction (PGlite has one connection: never the top-level database).
  */
 export interface InsightStage {
   readonly name: string;
-  run(tx: Tx, batch: readonly EvaluationItem[], earlier: readonly StageOutput[][]): Promise<StageOutput[]>;
+  /** A parenthesised `SELECT json_…` expression of what the stage needs about the batch, or null. */
+  read?(batch: readonly EvaluationInput[]): SQL | null;
+  evaluate(batch: readonly EvaluationItem[], context: StageContext): StageResult | Promise<StageResult>;
+  /** True when this batch must run in a transaction (see above). */
+  transactional?(batch: readonly EvaluationInput[]): boolean;
   /** Background work (list reloads, backfills) starts once the app exists, so it can log. */
   start?(log: StageLog): void;
   /** Stops background work; called before the database closes. */

@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/handle.js';
-import { column, rows } from '../../db/rows.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { ms, probe, records } from '../../db/compose.js';
 
 export interface Sighting {
   kind: 'email' | 'phone';
@@ -16,50 +15,87 @@ export interface SightingFacts {
 }
 
 const keyOf = (kind: string, value: string) => `${kind} ${value}`;
+const linkOf = (s: Sighting) => `${keyOf(s.kind, s.value)} ${s.linked}`;
+const sorted = <T>(items: T[], key: (t: T) => string) => items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
-/**
- * Records when each e-mail/phone was first seen (earliest event time) and what was seen with it, and returns
- * both as they stand after this batch. Keys are written in sorted order so concurrent batches cannot deadlock.
- */
-export async function recordContactSightings(tx: Tx, sightings: Sighting[]): Promise<Map<string, SightingFacts>> {
-  const result = new Map<string, SightingFacts>();
-  if (sightings.length === 0) return result;
+/** Each value's earliest sighting in the batch, and each distinct (value, linked) pair, in key order. */
+function distinct(sightings: readonly Sighting[]) {
   const first = new Map<string, Sighting>();
+  const links = new Map<string, Sighting>();
   for (const s of sightings) {
     const k = keyOf(s.kind, s.value);
     const seen = first.get(k);
     if (!seen || s.at < seen.at) first.set(k, s);
+    if (s.linked !== null) links.set(linkOf(s), s);
   }
-  const sorted = [...first.values()].sort((a, b) => (keyOf(a.kind, a.value) < keyOf(b.kind, b.value) ? -1 : 1));
-  const seen = await rows<{ kind: string; value: string; first_seen: string }>(
-    tx,
-    sql`INSERT INTO intel_sightings (kind, value, first_seen)
-        SELECT * FROM unnest(${column(sorted.map((s) => s.kind), 'text')}, ${column(sorted.map((s) => s.value), 'text')},
-                             ${column(sorted.map((s) => s.at.toISOString()), 'timestamptz')})
-        ON CONFLICT (kind, value) DO UPDATE SET first_seen = LEAST(intel_sightings.first_seen, excluded.first_seen)
-        RETURNING kind, value, to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS first_seen`,
-  );
-  const links = [...new Map(sightings.filter((s) => s.linked !== null).map((s) => [`${keyOf(s.kind, s.value)} ${s.linked}`, s])).values()].sort(
-    (a, b) => (`${keyOf(a.kind, a.value)} ${a.linked}` < `${keyOf(b.kind, b.value)} ${b.linked}` ? -1 : 1),
-  );
-  if (links.length > 0) {
-    await tx.execute(
-      sql`INSERT INTO intel_links (kind, value, linked)
-          SELECT * FROM unnest(${column(links.map((s) => s.kind), 'text')}, ${column(links.map((s) => s.value), 'text')},
-                               ${column(links.map((s) => s.linked), 'text')})
-          ON CONFLICT DO NOTHING`,
-    );
+  return {
+    values: sorted([...first.values()], (s) => keyOf(s.kind, s.value)),
+    links: sorted([...links.values()], linkOf),
+  };
+}
+
+/**
+ * What is stored about the batch's e-mails and phones, as one part of the batch's read: each value's first
+ * sighting and how many devices/identities it was linked to, and which of the batch's links already exist.
+ */
+export function readContactSightings(sightings: readonly Sighting[]): SQL | null {
+  if (sightings.length === 0) return null;
+  const { values, links } = distinct(sightings);
+  const valueRows = records(values.map((s) => ({ kind: s.kind, value: s.value })), 'kind text, value text', 'q');
+  const linkRows = records(links.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })), 'kind text, value text, linked text', 'q');
+  return sql`(SELECT json_build_object(
+    'seen', (SELECT json_agg(json_build_array(q.kind, q.value, ${ms('s.first_seen')},
+                     (SELECT count(*) FROM intel_links l WHERE l.kind = q.kind AND l.value = q.value)))
+             FROM ${valueRows} CROSS JOIN ${probe(sql`SELECT first_seen FROM intel_sightings WHERE kind = q.kind AND value = q.value`)} AS s),
+    'linked', (SELECT json_agg(json_build_array(q.kind, q.value, q.linked))
+               FROM ${linkRows}
+               CROSS JOIN ${probe(sql`SELECT 1 FROM intel_links WHERE kind = q.kind AND value = q.value AND linked = q.linked`)} AS l)))`;
+}
+
+interface Stored {
+  seen: [kind: string, value: string, firstMs: number, links: number][] | null;
+  linked: [kind: string, value: string, linked: string][] | null;
+}
+
+/**
+ * Each value's facts after this batch (first sighting, linked count) and the writes that record the batch:
+ * values not stored yet or seen earlier than stored, and links not stored yet. A value or link another batch
+ * wrote since the read is merged by the conflict clauses (LEAST, or nothing).
+ */
+export function resolveContactSightings(sightings: readonly Sighting[], facts: unknown): { seen: Map<string, SightingFacts>; writes: SQL[] } {
+  const seen = new Map<string, SightingFacts>();
+  if (sightings.length === 0) return { seen, writes: [] };
+  const stored = (facts ?? { seen: null, linked: null }) as Stored;
+  const { values, links } = distinct(sightings);
+  const storedValues = new Map((stored.seen ?? []).map(([kind, value, firstMs, n]) => [keyOf(kind, value), { firstMs, n: Number(n) }]));
+  const storedLinks = new Set((stored.linked ?? []).map(([kind, value, linked]) => `${keyOf(kind, value)} ${linked}`));
+
+  const newLinks = links.filter((s) => !storedLinks.has(linkOf(s)));
+  const added = new Map<string, number>();
+  for (const s of newLinks) added.set(keyOf(s.kind, s.value), (added.get(keyOf(s.kind, s.value)) ?? 0) + 1);
+
+  const toWrite: Sighting[] = [];
+  for (const s of values) {
+    const k = keyOf(s.kind, s.value);
+    const row = storedValues.get(k);
+    const firstMs = row && row.firstMs <= s.at.getTime() ? row.firstMs : s.at.getTime();
+    if (!row || s.at.getTime() < row.firstMs) toWrite.push(s);
+    seen.set(k, { firstSeen: new Date(firstMs).toISOString(), linkedCount: (row?.n ?? 0) + (added.get(k) ?? 0) });
   }
-  const counts = await rows<{ kind: string; value: string; n: number }>(
-    tx,
-    sql`SELECT l.kind, l.value, count(*)::int AS n FROM intel_links l
-        JOIN unnest(${column(sorted.map((s) => s.kind), 'text')}, ${column(sorted.map((s) => s.value), 'text')}) AS q(kind, value)
-          ON l.kind = q.kind AND l.value = q.value
-        GROUP BY l.kind, l.value`,
-  );
-  const countOf = new Map(counts.map((c) => [keyOf(c.kind, c.value), Number(c.n)]));
-  for (const r of seen) result.set(keyOf(r.kind, r.value), { firstSeen: r.first_seen, linkedCount: countOf.get(keyOf(r.kind, r.value)) ?? 0 });
-  return result;
+
+  const writes: SQL[] = [];
+  if (toWrite.length > 0) {
+    writes.push(sql`INSERT INTO intel_sightings (kind, value, first_seen)
+      SELECT kind, value, at FROM ${records(toWrite.map((s) => ({ kind: s.kind, value: s.value, at: s.at.toISOString() })), 'kind text, value text, at timestamptz')}
+      ON CONFLICT (kind, value) DO UPDATE SET first_seen = LEAST(intel_sightings.first_seen, excluded.first_seen)
+      WHERE intel_sightings.first_seen > excluded.first_seen`);
+  }
+  if (newLinks.length > 0) {
+    writes.push(sql`INSERT INTO intel_links (kind, value, linked)
+      SELECT kind, value, linked FROM ${records(newLinks.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })), 'kind text, value text, linked text')}
+      ON CONFLICT DO NOTHING`);
+  }
+  return { seen, writes };
 }
 
 export { keyOf as sightingKey };

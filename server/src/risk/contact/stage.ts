@@ -1,40 +1,58 @@
-import type { Tx } from '../../db/handle.js';
-import type { EvaluationItem, InsightStage, StageOutput } from '../stage.js';
+import type { SQL } from 'drizzle-orm';
+import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageOutput, StageResult } from '../stage.js';
 import { analyzeEmail, looksLikeEmail, type EmailFacts } from './email.js';
 import { analyzePhone, type PhoneFacts } from './phone.js';
-import { recordContactSightings, sightingKey, type Sighting } from './sightings.js';
+import { readContactSightings, resolveContactSightings, sightingKey, type Sighting } from './sightings.js';
 
-function emailOf(item: EvaluationItem): EmailFacts | null {
+function emailOf(item: EvaluationInput): EmailFacts | null {
   const { event } = item;
   if (event.email) return analyzeEmail(event.email);
   if (event.identity && looksLikeEmail(event.identity)) return analyzeEmail(event.identity);
   return null;
 }
 
-function phoneOf(item: EvaluationItem): PhoneFacts | null {
+function phoneOf(item: EvaluationInput): PhoneFacts | null {
   if (!item.event.phone) return null;
   const country = item.event.properties.phone_country;
   return analyzePhone(item.event.phone, typeof country === 'string' ? country : undefined);
 }
 
+interface Contacts {
+  email: EmailFacts | null;
+  phone: PhoneFacts | null;
+  sightings: Sighting[];
+}
+
+// Read and evaluate see the same event objects: analyse each once.
+const analysed = new WeakMap<EvaluationInput['event'], Contacts>();
+
+function contactsOf(item: EvaluationInput): Contacts {
+  let found = analysed.get(item.event);
+  if (found) return found;
+  const email = emailOf(item);
+  const phone = phoneOf(item);
+  const at = item.event.occurredAt;
+  const sightings: Sighting[] = [];
+  if (email?.normalized) sightings.push({ kind: 'email', value: email.normalized, at, linked: item.event.deviceId ?? item.handprintId });
+  if (phone?.valid && phone.e164) sightings.push({ kind: 'phone', value: phone.e164, at, linked: item.event.identity });
+  analysed.set(item.event, (found = { email, phone, sightings }));
+  return found;
+}
+
 /**
  * `email_intel` (properties.email, or an identity that is an e-mail) and `phone_intel` (properties.phone):
  * what the address or number is, when Vigil first saw it, and how many devices (e-mail) or identities (phone)
- * were seen with it.
+ * were seen with it, this batch included.
  */
 export const contactStage: InsightStage = {
   name: 'contact-intel',
-  async run(tx: Tx, batch: readonly EvaluationItem[]): Promise<StageOutput[]> {
-    const facts = batch.map((item) => ({ email: emailOf(item), phone: phoneOf(item) }));
-    const sightings: Sighting[] = [];
-    batch.forEach((item, i) => {
-      const { email, phone } = facts[i]!;
-      const at = item.event.occurredAt;
-      if (email?.normalized) sightings.push({ kind: 'email', value: email.normalized, at, linked: item.event.deviceId ?? item.handprintId });
-      if (phone?.valid && phone.e164) sightings.push({ kind: 'phone', value: phone.e164, at, linked: item.event.identity });
-    });
-    const seen = await recordContactSightings(tx, sightings);
-    return facts.map(({ email, phone }) => {
+  read(batch: readonly EvaluationInput[]): SQL | null {
+    return readContactSightings(batch.flatMap((item) => contactsOf(item).sightings));
+  },
+  evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
+    const contacts = batch.map(contactsOf);
+    const { seen, writes } = resolveContactSightings(contacts.flatMap((c) => c.sightings), facts);
+    const outputs = contacts.map(({ email, phone }) => {
       const out: StageOutput = {};
       if (email) {
         const s = email.normalized ? seen.get(sightingKey('email', email.normalized)) : undefined;
@@ -46,5 +64,6 @@ export const contactStage: InsightStage = {
       }
       return out;
     });
+    return { outputs, writes };
   },
 };

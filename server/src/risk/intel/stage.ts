@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Config } from '../../config/load.js';
-import type { EvaluationItem, InsightStage, StageLog, StageOutput } from '../stage.js';
+import type { EvaluationItem, InsightStage, StageLog, StageOutput, StageResult } from '../stage.js';
 import { proxyEvidence, trustedProxySet } from './forwarding.js';
 import { parseIp, type IpRangeSet } from './ip-set.js';
 import { IntelLists, resolveListPaths } from './lists.js';
@@ -15,12 +15,13 @@ export class NetworkStage implements InsightStage {
     private readonly reloadMs: number,
   ) {}
 
-  async run(_tx: unknown, batch: readonly EvaluationItem[]): Promise<StageOutput[]> {
-    return batch.map(({ event }) => {
+  evaluate(batch: readonly EvaluationItem[]): StageResult {
+    const outputs = batch.map(({ event }): StageOutput => {
       const tags = new Set<string>(this.lists.tagsFor(event.ip === null ? null : parseIp(event.ip)));
       if (event.forwarding && proxyEvidence(event.forwarding, this.trusted)) tags.add('proxy');
       return tags.size > 0 ? { tags: [...tags] } : {};
     });
+    return { outputs };
   }
 
   start(log: StageLog): void {

@@ -1,0 +1,58 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from './handle.js';
+import { rows } from './rows.js';
+
+/**
+ * Rows handed to SQL as one json parameter, typed by `columns` (`k text, f timestamptz`):
+ * `json_to_recordset($1::json) AS alias(columns)`. One parameter for a whole batch costs one JSON.stringify,
+ * where an array parameter per column costs an escape per cell on both drivers.
+ */
+export function records(values: readonly object[], columns: string, alias = 't'): SQL {
+  return sql`json_to_recordset(${JSON.stringify(values)}::json) AS ${sql.raw(alias)}(${sql.raw(columns)})`;
+}
+
+/** A list of values as a one-column set: `json_array_elements_text($1::json) AS alias(k)`. */
+export function keys(values: readonly string[], alias = 'q'): SQL {
+  return sql`json_array_elements_text(${JSON.stringify(values)}::json) AS ${sql.raw(alias)}(k)`;
+}
+
+/**
+ * `LATERAL (select OFFSET 0)`: the batch's lookups probe an index once per input row. The planner guesses 100 rows
+ * for any json set function and, on tables it believes small (statistics lag behind a growing table), prefers a
+ * sequential scan and a hash join that cost more with every row the table gains; the OFFSET keeps it from
+ * flattening the lateral subquery into such a join.
+ */
+export function probe(select: SQL): SQL {
+  return sql`LATERAL (${select} OFFSET 0)`;
+}
+
+/** A timestamp column read as epoch milliseconds, so json carries a plain number on both drivers. */
+export const ms = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
+
+/**
+ * Runs several json-valued scalar subqueries as one statement (one round trip) and returns their values in order.
+ * Each part is a parenthesised `SELECT json_…` expression; an empty result is null.
+ */
+export async function readAll(db: Queryable, parts: readonly SQL[]): Promise<unknown[]> {
+  if (parts.length === 0) return [];
+  const columns = sql.join(
+    parts.map((part, i) => sql`${part} AS ${sql.raw(`r${i}`)}`),
+    sql`, `,
+  );
+  const [row] = await rows<Record<string, unknown>>(db, sql`SELECT ${columns}`);
+  return parts.map((_, i) => row![`r${i}`] ?? null);
+}
+
+/**
+ * Runs data-modifying statements as CTEs of one statement (one round trip, one commit when not in a transaction)
+ * and returns the rows of `main`. PostgreSQL runs every data-modifying CTE to completion, read or not, with one
+ * snapshot: the parts must not touch the same row twice.
+ */
+export async function writeAll<T>(db: Queryable, writes: readonly SQL[], main: SQL): Promise<T[]> {
+  if (writes.length === 0) return rows<T>(db, main);
+  const ctes = sql.join(
+    writes.map((w, i) => sql`${sql.raw(`w${i}`)} AS (${w})`),
+    sql`, `,
+  );
+  return rows<T>(db, sql`WITH ${ctes} ${main}`);
+}
