@@ -16,4 +16,9 @@ describe('newId', () => {
   it('differs between two ids made in the same millisecond', () => {
     expect(newId('key', 1)).not.toBe(newId('key', 1));
   });
+
+  it('never repeats across many ids, also where its block of random bytes is refilled', () => {
+    const ids = new Set(Array.from({ length: 2000 }, () => newId('evt', 1)));
+    expect(ids.size).toBe(2000);
+  });
 });

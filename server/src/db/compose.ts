@@ -1,19 +1,18 @@
-import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from './handle.js';
-import { rows } from './rows.js';
+import { join, preparedRows, raw, sql, type Sql } from './statement.js';
 
 /**
- * Rows handed to SQL as one json parameter, typed by `columns` (`k text, f timestamptz`):
+ * Rows handed to Sql as one json parameter, typed by `columns` (`k text, f timestamptz`):
  * `json_to_recordset($1::json) AS alias(columns)`. One parameter for a whole batch costs one JSON.stringify,
  * where an array parameter per column costs an escape per cell on both drivers.
  */
-export function records(values: readonly object[], columns: string, alias = 't'): SQL {
-  return sql`json_to_recordset(${JSON.stringify(values)}::json) AS ${sql.raw(alias)}(${sql.raw(columns)})`;
+export function records(values: readonly object[], columns: string, alias = 't'): Sql {
+  return sql`json_to_recordset(${JSON.stringify(values)}::json) AS ${raw(alias)}(${raw(columns)})`;
 }
 
 /** A list of values as a one-column set: `json_array_elements_text($1::json) AS alias(k)`. */
-export function keys(values: readonly string[], alias = 'q'): SQL {
-  return sql`json_array_elements_text(${JSON.stringify(values)}::json) AS ${sql.raw(alias)}(k)`;
+export function keys(values: readonly string[], alias = 'q'): Sql {
+  return sql`json_array_elements_text(${JSON.stringify(values)}::json) AS ${raw(alias)}(k)`;
 }
 
 /**
@@ -22,24 +21,24 @@ export function keys(values: readonly string[], alias = 'q'): SQL {
  * sequential scan and a hash join that cost more with every row the table gains; the OFFSET keeps it from
  * flattening the lateral subquery into such a join.
  */
-export function probe(select: SQL): SQL {
+export function probe(select: Sql): Sql {
   return sql`LATERAL (${select} OFFSET 0)`;
 }
 
 /** A timestamp column read as epoch milliseconds, so json carries a plain number on both drivers. */
-export const ms = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
+export const ms = (column: string) => raw(`(extract(epoch from ${column}) * 1000)::float8`);
 
 /**
  * Runs several json-valued scalar subqueries as one statement (one round trip) and returns their values in order.
  * Each part is a parenthesised `SELECT json_…` expression; an empty result is null.
  */
-export async function readAll(db: Queryable, parts: readonly SQL[]): Promise<unknown[]> {
+export async function readAll(db: Queryable, parts: readonly Sql[]): Promise<unknown[]> {
   if (parts.length === 0) return [];
-  const columns = sql.join(
-    parts.map((part, i) => sql`${part} AS ${sql.raw(`r${i}`)}`),
-    sql`, `,
+  const columns = join(
+    parts.map((part, i) => sql`${part} AS ${raw(`r${i}`)}`),
+    ', ',
   );
-  const [row] = await rows<Record<string, unknown>>(db, sql`SELECT ${columns}`);
+  const [row] = await preparedRows<Record<string, unknown>>(db, sql`SELECT ${columns}`);
   return parts.map((_, i) => row![`r${i}`] ?? null);
 }
 
@@ -48,11 +47,11 @@ export async function readAll(db: Queryable, parts: readonly SQL[]): Promise<unk
  * and returns the rows of `main`. PostgreSQL runs every data-modifying CTE to completion, read or not, with one
  * snapshot: the parts must not touch the same row twice.
  */
-export async function writeAll<T>(db: Queryable, writes: readonly SQL[], main: SQL): Promise<T[]> {
-  if (writes.length === 0) return rows<T>(db, main);
-  const ctes = sql.join(
-    writes.map((w, i) => sql`${sql.raw(`w${i}`)} AS (${w})`),
-    sql`, `,
+export async function writeAll<T>(db: Queryable, writes: readonly Sql[], main: Sql): Promise<T[]> {
+  if (writes.length === 0) return preparedRows<T>(db, main);
+  const ctes = join(
+    writes.map((w, i) => sql`${raw(`w${i}`)} AS (${w})`),
+    ', ',
   );
-  return rows<T>(db, sql`WITH ${ctes} ${main}`);
+  return preparedRows<T>(db, sql`WITH ${ctes} ${main}`);
 }

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
 import { newId } from '../ids.js';
 import type { NormalizedEvent } from './normalize.js';
@@ -59,7 +59,7 @@ function spansOf(batch: readonly Sighted[]) {
 }
 
 /** The stored rows of the batch's devices and handprints, as two parts of the batch's read. */
-export function readSightings(batch: readonly Sighted[]): SQL[] {
+export function readSightings(batch: readonly Sighted[]): Sql[] {
   const deviceIds = [...new Set(batch.map((b) => b.event.deviceId).filter((d): d is string => d !== null))];
   const handprintIds = [...new Set(batch.map((b) => b.handprintId))];
   return [
@@ -85,7 +85,7 @@ const iso = (d: Date) => d.toISOString();
  * is updated only when something changed (an earlier first sighting, a stale last_seen, a new model). A row
  * another batch inserted since the read is widened by the insert's conflict clause.
  */
-export function resolveSightings(batch: readonly Sighted[], [deviceRows, handprintRows]: unknown[]): { sightings: Sightings; writes: SQL[] } {
+export function resolveSightings(batch: readonly Sighted[], [deviceRows, handprintRows]: unknown[]): { sightings: Sightings; writes: Sql[] } {
   const spans = spansOf(batch);
   const storedDevices = new Map(((deviceRows as DeviceRow[] | null) ?? []).map((r) => [r[0], r]));
   const storedHandprints = new Map(((handprintRows as HandprintRow[] | null) ?? []).map((r) => [r[0], r]));
@@ -128,7 +128,7 @@ export function resolveSightings(batch: readonly Sighted[], [deviceRows, handpri
     }
   }
 
-  const writes: SQL[] = [];
+  const writes: Sql[] = [];
   if (newDevices.length > 0) {
     writes.push(sql`INSERT INTO devices (id, device_id, first_seen, last_seen, handprint_id, model, os_version)
       SELECT id, k, f, l, hp, model, os FROM ${records(newDevices, 'id text, k text, f timestamptz, l timestamptz, hp text, model text, os text')}

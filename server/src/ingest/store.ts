@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { preparedRows, sql, type Sql } from '../db/statement.js';
 import { keys, probe, readAll, records, writeAll } from '../db/compose.js';
 import type { Db, Queryable } from '../db/handle.js';
 import { newId } from '../ids.js';
@@ -56,7 +56,8 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
   });
   if (locked && keyed.size > 0) {
     const sorted = [...keyed.keys()].sort();
-    await db.execute(
+    await preparedRows(
+      db,
       sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(q.k, 7) AS h FROM ${keys(sorted)} ORDER BY 1) AS locks`,
     );
   }
@@ -114,14 +115,14 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
 type StoredRow = [keyId: string, key: string, response: Insights];
 
 /** Stored answers of (key id, idempotency key) pairs, as one part of a read. */
-function readStored(pairs: [string, string][]): SQL {
+function readStored(pairs: [string, string][]): Sql {
   return sql`(SELECT json_agg(json_build_array(e.key_id, e.idempotency_key, e.response))
     FROM ${records(pairs.map(([k, i]) => ({ k, i })), 'k text, i text', 'q')}
     CROSS JOIN ${probe(sql`SELECT key_id, idempotency_key, response FROM events WHERE key_id = q.k AND idempotency_key = q.i`)} AS e)`;
 }
 
 /** The batch's events as one INSERT; returns the ids actually written (a racing retry's copy is not). */
-function insertEvents(pending: Pending[], insights: Insights[]): SQL {
+function insertEvents(pending: Pending[], insights: Insights[]): Sql {
   const values = pending.map((p, i) => {
     const e = p.event;
     const answer = insights[i]!;

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
 
 /**
@@ -27,7 +27,7 @@ const pairKey = (deviceId: string, identity: string) => `${deviceId}\u0000${iden
  * The stored identity pairs of the batch's devices that can count (seen since `earliest`) or that the batch
  * sees again, as one part of the batch's read.
  */
-export function readIdentities(deviceIds: readonly string[], identities: readonly string[], earliest: Date): SQL | null {
+export function readIdentities(deviceIds: readonly string[], identities: readonly string[], earliest: Date): Sql | null {
   if (deviceIds.length === 0) return null;
   const recent = sql`last_seen >= ${earliest.toISOString()}::timestamptz`;
   const wanted = identities.length > 0 ? sql`(${recent} OR identity IN (SELECT value FROM json_array_elements_text(${JSON.stringify(identities)}::json)))` : recent;
@@ -47,7 +47,7 @@ export function countIdentities(
   sightings: readonly Sighting[],
   stored: unknown,
   since: (deviceId: string) => Date,
-): { counts: Map<string, number>; writes: SQL[] } {
+): { counts: Map<string, number>; writes: Sql[] } {
   const spans = new Map<string, Span>();
   for (const s of sightings) {
     const key = pairKey(s.deviceId, s.identity);
@@ -84,7 +84,7 @@ export function countIdentities(
   for (const r of lastSeen.values()) {
     if (r.lastSeen >= since(r.deviceId).getTime()) counts.set(r.deviceId, (counts.get(r.deviceId) ?? 0) + 1);
   }
-  const writes: SQL[] = [];
+  const writes: Sql[] = [];
   if (inserts.length > 0) {
     // Another batch may have inserted the pair since the read: keep the widest span.
     writes.push(sql`INSERT INTO device_identities (device_id, identity, first_seen, last_seen)

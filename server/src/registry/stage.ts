@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe } from '../db/compose.js';
 import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageResult } from '../risk/stage.js';
 import { countIdentities, readIdentities } from './association.js';
@@ -66,7 +66,7 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
   const windowMs = options.multiUserWindowDays * DAY_MS;
   return {
     name: 'registry',
-    read(batch: readonly EvaluationInput[]): SQL | null {
+    read(batch: readonly EvaluationInput[]): Sql | null {
       const deviceIds = deviceIdsOf(batch);
       if (deviceIds.length === 0) return null;
       const identities = [...new Set(batch.filter((i) => i.event.deviceId && i.event.identity).map((i) => i.event.identity!))];

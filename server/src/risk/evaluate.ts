@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import type { Sql } from '../db/statement.js';
 import type { Queryable } from '../db/handle.js';
 import type { DeviceInfo, Insights } from '../ingest/insights.js';
 import type { Sightings } from '../ingest/sightings.js';
@@ -41,10 +41,10 @@ export async function evaluateBatch(
   sightings: Sightings,
   facts: readonly unknown[],
   options: RiskOptions,
-): Promise<{ insights: Insights[]; writes: SQL[] }> {
+): Promise<{ insights: Insights[]; writes: Sql[] }> {
   const items = batch.map((input) => toItem(input, sightings));
   const outputs: StageOutput[][] = items.map(() => []);
-  const writes: SQL[] = [];
+  const writes: Sql[] = [];
   for (const [n, stage] of options.stages.entries()) {
     const result = await stage.evaluate(items, { facts: facts[n] ?? null, earlier: outputs, db, inTransaction });
     result.outputs.forEach((output, i) => outputs[i]!.push(output));

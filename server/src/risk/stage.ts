@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import type { Sql } from '../db/statement.js';
 import type { Queryable } from '../db/handle.js';
 import type { DeviceInfo, Insights, Warning } from '../ingest/insights.js';
 import type { NormalizedEvent } from '../ingest/normalize.js';
@@ -39,7 +39,7 @@ export interface StageResult {
    * They must be idempotent facts (insert if missing, LEAST/GREATEST): outside a transaction a concurrent retry
    * of the same event may carry them a second time.
    */
-  writes?: SQL[];
+  writes?: Sql[];
 }
 
 /** What a stage sees besides the batch: what it read, the earlier stages' outputs, and the batch's handle. */
@@ -66,7 +66,7 @@ export interface StageContext {
 export interface InsightStage {
   readonly name: string;
   /** A parenthesised `SELECT json_…` expression of what the stage needs about the batch, or null. */
-  read?(batch: readonly EvaluationInput[]): SQL | null;
+  read?(batch: readonly EvaluationInput[]): Sql | null;
   evaluate(batch: readonly EvaluationItem[], context: StageContext): StageResult | Promise<StageResult>;
   /** True when this batch must run in a transaction (see above). */
   transactional?(batch: readonly EvaluationInput[]): boolean;

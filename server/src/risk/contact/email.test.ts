@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { analyzeEmail, looksLikeEmail } from './email.js';
+
+const require = createRequire(import.meta.url);
 
 describe('analyzeEmail', () => {
   it('validates syntax', () => {
@@ -22,5 +25,12 @@ describe('analyzeEmail', () => {
     expect(analyzeEmail('support+tickets@example.com').role_account).toBe(true);
     expect(analyzeEmail('alice@example.com').role_account).toBe(false);
     expect(looksLikeEmail('user-123')).toBe(false);
+  });
+
+  it('treats any subdomain of a wildcard-listed domain as disposable, and only those', () => {
+    const wildcard = (require('disposable-email-domains/wildcard.json') as string[])[0]!;
+    expect(analyzeEmail(`x@${wildcard}`).disposable).toBe(true);
+    expect(analyzeEmail(`x@inbox.team.${wildcard}`).disposable).toBe(true);
+    expect(analyzeEmail(`x@not${wildcard}`).disposable).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 // Maintained community lists, shipped as npm packages and updated with dependency updates.
 const DISPOSABLE = new Set<string>(require('disposable-email-domains') as string[]);
-const DISPOSABLE_WILDCARD = require('disposable-email-domains/wildcard.json') as string[];
+const DISPOSABLE_WILDCARD = new Set<string>(require('disposable-email-domains/wildcard.json') as string[]);
 const FREE = new Set<string>(require('free-email-domains') as string[]);
 
 /** Local parts that name a function, not a person. */
@@ -30,9 +30,13 @@ export interface EmailFacts {
   role_account: boolean;
 }
 
+/** Listed, or under a listed wildcard domain: one set lookup per label, not a scan of the wildcard list. */
 function isDisposable(domain: string): boolean {
   if (DISPOSABLE.has(domain)) return true;
-  return DISPOSABLE_WILDCARD.some((d) => domain === d || domain.endsWith(`.${d}`));
+  for (let at = 0; at !== -1; at = domain.indexOf('.', at) + 1 || -1) {
+    if (DISPOSABLE_WILDCARD.has(domain.slice(at))) return true;
+  }
+  return false;
 }
 
 export function analyzeEmail(raw: string): EmailFacts {

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Sql } from '../../db/statement.js';
 import { ms, probe, records } from '../../db/compose.js';
 
 export interface Sighting {
@@ -38,7 +38,7 @@ function distinct(sightings: readonly Sighting[]) {
  * What is stored about the batch's e-mails and phones, as one part of the batch's read: each value's first
  * sighting and how many devices/identities it was linked to, and which of the batch's links already exist.
  */
-export function readContactSightings(sightings: readonly Sighting[]): SQL | null {
+export function readContactSightings(sightings: readonly Sighting[]): Sql | null {
   if (sightings.length === 0) return null;
   const { values, links } = distinct(sightings);
   const valueRows = records(values.map((s) => ({ kind: s.kind, value: s.value })), 'kind text, value text', 'q');
@@ -62,7 +62,7 @@ interface Stored {
  * values not stored yet or seen earlier than stored, and links not stored yet. A value or link another batch
  * wrote since the read is merged by the conflict clauses (LEAST, or nothing).
  */
-export function resolveContactSightings(sightings: readonly Sighting[], facts: unknown): { seen: Map<string, SightingFacts>; writes: SQL[] } {
+export function resolveContactSightings(sightings: readonly Sighting[], facts: unknown): { seen: Map<string, SightingFacts>; writes: Sql[] } {
   const seen = new Map<string, SightingFacts>();
   if (sightings.length === 0) return { seen, writes: [] };
   const stored = (facts ?? { seen: null, linked: null }) as Stored;
@@ -83,7 +83,7 @@ export function resolveContactSightings(sightings: readonly Sighting[], facts: u
     seen.set(k, { firstSeen: new Date(firstMs).toISOString(), linkedCount: (row?.n ?? 0) + (added.get(k) ?? 0) });
   }
 
-  const writes: SQL[] = [];
+  const writes: Sql[] = [];
   if (toWrite.length > 0) {
     writes.push(sql`INSERT INTO intel_sightings (kind, value, first_seen)
       SELECT kind, value, at FROM ${records(toWrite.map((s) => ({ kind: s.kind, value: s.value, at: s.at.toISOString() })), 'kind text, value text, at timestamptz')}

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import type { Sql } from '../../db/statement.js';
 import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageOutput, StageResult } from '../stage.js';
 import { analyzeEmail, looksLikeEmail, type EmailFacts } from './email.js';
 import { analyzePhone, type PhoneFacts } from './phone.js';
@@ -46,7 +46,7 @@ function contactsOf(item: EvaluationInput): Contacts {
  */
 export const contactStage: InsightStage = {
   name: 'contact-intel',
-  read(batch: readonly EvaluationInput[]): SQL | null {
+  read(batch: readonly EvaluationInput[]): Sql | null {
     return readContactSightings(batch.flatMap((item) => contactsOf(item).sightings));
   },
   evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
