@@ -1,14 +1,17 @@
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
+import { paced } from './paced.js';
 import { startBare, startVigil, type Target } from './targets.js';
 
 /**
  * Load benchmark: Vigil (PGlite, and PostgreSQL when VIGIL_TEST_DATABASE_URL is set — `pnpm load:all` starts one)
  * and a bare Fastify baseline, driven in the same run with the same bodies. Prints events/s, p50/p99 and the ratio
- * Vigil ÷ bare, then p99 at a fixed 1,000 events/s. Options (env): BENCH_SECONDS (10), BENCH_CONNECTIONS (64).
+ * Vigil ÷ bare (autocannon, closed loop), then p50/p99 at a steady 1,000 events/s (open loop, see paced.ts).
+ * Options (env): BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_RATE (1000).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const rate = Number(process.env.BENCH_RATE ?? 1000);
 
 interface Result {
   rps: number;
@@ -19,13 +22,12 @@ interface Result {
 
 let counter = 0;
 
-async function drive(target: Target, options: { duration: number; overallRate?: number; connections: number }): Promise<Result> {
+async function drive(target: Target, options: { duration: number; connections: number }): Promise<Result> {
   const result = await autocannon({
     url: `${target.url}/events`,
     method: 'POST',
     connections: options.connections,
     duration: options.duration,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
     requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
   });
@@ -53,7 +55,8 @@ async function measure(start: () => Promise<Target>): Promise<{ name: string; ma
   try {
     await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
     const max = await drive(target, { duration: seconds, connections });
-    const fixed = await drive(target, { duration: seconds, connections: 32, overallRate: 1000 });
+    const fixed = await paced(target, { rate, seconds, firstBody: counter });
+    counter += Math.round(rate * seconds);
     return { name: target.name, max, fixed };
   } finally {
     await target.stop();
@@ -68,6 +71,6 @@ const bare = runs[0]!;
 console.log(`\nMax throughput (${connections} connections, ${seconds} s)`);
 console.log(`${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'÷ bare'.padStart(8)}`);
 for (const r of runs) console.log(row(r.name, r.max, r.max.rps / bare.max.rps));
-console.log(`\nFixed rate 1,000 events/s (32 connections, ${seconds} s)`);
+console.log(`\nSteady ${rate.toLocaleString('en')} events/s (open loop, latency from each request's due time, ${seconds} s)`);
 console.log(`${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}`);
 for (const r of runs) console.log(row(r.name, r.fixed));

@@ -72,7 +72,8 @@ export async function startVigil(driver: 'pglite' | 'postgres'): Promise<Target>
     await c.end();
     const url = new URL(admin);
     url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString(), VIGIL_DB_POOL_SIZE: '20', VIGIL_COMMIT_CONCURRENCY: '8' };
+    // Vigil's defaults for pool size and commits in flight: the benchmark measures what users run.
+    env = { DATABASE_URL: url.toString() };
     cleanup = async () => {
       const d = new pg.Client({ connectionString: admin });
       await d.connect();
