@@ -45,7 +45,8 @@ function widen(map: Map<string, Span>, key: string, e: NormalizedEvent, handprin
   span.osVersion = e.osVersion ?? span.osVersion;
 }
 
-// Rows are always written in key order so concurrent batches lock them in the same order and cannot deadlock.
+// Rows are handed over in key order, so concurrent batches usually lock them in the same order; the plan decides in
+// the end, and the rare deadlock is retried by the ingestor.
 const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 function spansOf(batch: readonly Sighted[]) {
@@ -83,7 +84,8 @@ const iso = (d: Date) => d.toISOString();
  *
  * Written to avoid row locks on the hot path: new rows are inserted, known rows were only read, and a known row
  * is updated only when something changed (an earlier first sighting, a stale last_seen, a new model). A row
- * another batch inserted since the read is widened by the insert's conflict clause.
+ * another batch inserted since the read is merged by the insert's conflict clause, as the update would have; this
+ * batch then answers from its own events (both batches saw a new device).
  */
 export function resolveSightings(batch: readonly Sighted[], [deviceRows, handprintRows]: unknown[]): { sightings: Sightings; writes: Sql[] } {
   const spans = spansOf(batch);
@@ -133,8 +135,12 @@ export function resolveSightings(batch: readonly Sighted[], [deviceRows, handpri
     writes.push(sql`INSERT INTO devices (id, device_id, first_seen, last_seen, handprint_id, model, os_version)
       SELECT id, k, f, l, hp, model, os FROM ${records(newDevices, 'id text, k text, f timestamptz, l timestamptz, hp text, model text, os text')}
       ON CONFLICT (device_id) DO UPDATE SET first_seen = LEAST(devices.first_seen, excluded.first_seen),
-        last_seen = GREATEST(devices.last_seen, excluded.last_seen)
-      WHERE devices.first_seen > excluded.first_seen OR devices.last_seen < excluded.last_seen`);
+        last_seen = GREATEST(devices.last_seen, excluded.last_seen),
+        handprint_id = CASE WHEN excluded.last_seen >= devices.last_seen THEN excluded.handprint_id ELSE devices.handprint_id END,
+        model = COALESCE(excluded.model, devices.model), os_version = COALESCE(excluded.os_version, devices.os_version)
+      WHERE devices.first_seen > excluded.first_seen OR devices.last_seen < excluded.last_seen
+        OR (excluded.model IS NOT NULL AND excluded.model IS DISTINCT FROM devices.model)
+        OR (excluded.os_version IS NOT NULL AND excluded.os_version IS DISTINCT FROM devices.os_version)`);
   }
   if (changedDevices.length > 0) {
     writes.push(sql`UPDATE devices d SET first_seen = LEAST(d.first_seen, u.f), last_seen = GREATEST(d.last_seen, u.l),

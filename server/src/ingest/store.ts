@@ -103,7 +103,10 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
         const p = pending[j]!;
         if (stored.has(p.eventId)) return;
         const response = answers.get(idemKey(p.keyId, p.event.idempotencyKey!));
-        if (response) outcomes[i] = { insights: response, replayed: true };
+        // The unique index only skips a row whose twin is committed, so this cannot happen; if it ever does, fail
+        // rather than answer an event that was not stored.
+        if (!response) throw new Error('an event lost at the unique index has no stored answer');
+        outcomes[i] = { insights: response, replayed: true };
       });
     }
   }
@@ -121,7 +124,10 @@ function readStored(pairs: [string, string][]): Sql {
     CROSS JOIN ${probe(sql`SELECT key_id, idempotency_key, response FROM events WHERE key_id = q.k AND idempotency_key = q.i`)} AS e)`;
 }
 
-/** The batch's events as one INSERT; returns the ids actually written (a racing retry's copy is not). */
+/**
+ * The batch's events as one INSERT; returns the ids actually written (a racing retry's copy is not). Rows go in
+ * idempotency-key order so two batches sharing keys wait on each other's in the same order.
+ */
 function insertEvents(pending: Pending[], insights: Insights[]): Sql {
   const values = pending.map((p, i) => {
     const e = p.event;
@@ -153,6 +159,7 @@ function insertEvents(pending: Pending[], insights: Insights[]): Sql {
        session_id text, ip text, user_agent text, properties jsonb, tags text[], risk_score float8, response jsonb,
        occurred_at timestamptz, received_at timestamptz`,
     )}
+    ORDER BY key_id, idempotency_key
     ON CONFLICT (key_id, idempotency_key) DO NOTHING
     RETURNING id`;
 }

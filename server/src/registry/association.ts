@@ -40,13 +40,13 @@ type PairRow = [deviceId: string, identity: string, lastSeenMs: number];
 /**
  * Counts, per device, the distinct identities seen since `since(device)` (the later of the window start and the
  * current association's start), this batch included, and returns the writes that record the batch's pairs: new
- * pairs, and pairs whose row is stale or predates the current association. Rows are written in key order so
- * concurrent batches cannot deadlock.
+ * pairs, and pairs whose row is stale or predates the current association. Rows are handed over in key order
+ * (see ingest/sightings.ts on lock order).
  */
 export function countIdentities(
   sightings: readonly Sighting[],
   stored: unknown,
-  since: (deviceId: string) => Date,
+  since: (deviceId: string) => Date | null,
 ): { counts: Map<string, number>; writes: Sql[] } {
   const spans = new Map<string, Span>();
   for (const s of sightings) {
@@ -72,7 +72,7 @@ export function countIdentities(
       lastSeen.set(key, { deviceId: s.deviceId, lastSeen: s.last.getTime() });
       continue;
     }
-    const association = since(s.deviceId).getTime();
+    const association = since(s.deviceId)!.getTime();
     const stale = s.last.getTime() - row.lastSeen >= IDENTITY_LAST_SEEN_RESOLUTION_MS;
     // After a transfer an identity must count again at once, not only when its row goes stale.
     const predatesAssociation = row.lastSeen < association && s.last.getTime() >= association;
@@ -82,7 +82,9 @@ export function countIdentities(
 
   const counts = new Map<string, number>();
   for (const r of lastSeen.values()) {
-    if (r.lastSeen >= since(r.deviceId).getTime()) counts.set(r.deviceId, (counts.get(r.deviceId) ?? 0) + 1);
+    // The read covered replayed events' devices too; only the devices asked about are counted.
+    const from = since(r.deviceId);
+    if (from !== null && r.lastSeen >= from.getTime()) counts.set(r.deviceId, (counts.get(r.deviceId) ?? 0) + 1);
   }
   const writes: Sql[] = [];
   if (inserts.length > 0) {

@@ -83,8 +83,10 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
       const [registrationRows, identityRows] = facts as [RegistrationRow[] | null, unknown];
       const registry = new Map((registrationRows ?? []).map((r) => [r[0], toRegistration(r)]));
       const latest = latestByDevice(batch);
-      const since = (deviceId: string): Date => {
-        const windowStart = latest.get(deviceId)!.getTime() - windowMs;
+      const since = (deviceId: string): Date | null => {
+        const last = latest.get(deviceId);
+        if (!last) return null;
+        const windowStart = last.getTime() - windowMs;
         const association = registry.get(deviceId)?.associatedSince.getTime() ?? 0;
         return new Date(Math.max(windowStart, association));
       };
@@ -99,7 +101,7 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
         const registration = registry.get(id) ?? null;
         const tags: string[] = [];
         if (!registration) tags.push('unregistered');
-        if ((counts.get(id) ?? 0) >= 2 || conflicted(registration, since(id))) tags.push('multi_user');
+        if ((counts.get(id) ?? 0) >= 2 || conflicted(registration, since(id)!)) tags.push('multi_user');
         return { tags, device: deviceInfoOf(registration) };
       });
       return { outputs, writes };
