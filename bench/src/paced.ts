@@ -13,8 +13,10 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /**
  * Open-loop load at a constant arrival rate: request n is due at start + n / rate and is sent then, whether or not
- * earlier ones were answered, over as many keep-alive connections as that takes. Latency is measured from the
- * moment a request was due, so a stall counts against every request that should have gone out during it.
+ * earlier ones were answered, over as many keep-alive connections as that takes (up to 512; beyond that requests
+ * queue in the agent, still timed from their due time). Latency is measured from the moment a request was due, so
+ * a stall counts against every request that should have gone out during it. Percentiles are of 200 answers;
+ * anything else (another status, a connection error, no answer within 30 s) counts as an error.
  *
  * autocannon's `overallRate` is not this: each connection sends its whole per-second quota back to back at the
  * start of every second, so "1,000 events/s" over 32 connections is a burst of 1,000 at full speed, then silence.
@@ -30,12 +32,18 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   const start = performance.now();
   await new Promise<void>((resolve) => {
     let done = 0;
-    const finish = (due: number, ok: boolean) => {
-      if (ok) latencies.push(performance.now() - due);
-      else errors++;
-      if (++done === total) resolve();
+    const finisher = (due: number) => {
+      let finished = false;
+      return (ok: boolean) => {
+        if (finished) return;
+        finished = true;
+        if (ok) latencies.push(performance.now() - due);
+        else errors++;
+        if (++done === total) resolve();
+      };
     };
     const send = (n: number, due: number) => {
+      const finish = finisher(due);
       const body = eventBody(options.firstBody + n);
       const req = http.request(
         {
@@ -48,10 +56,13 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
         },
         (res) => {
           res.resume();
-          res.on('end', () => finish(due, res.statusCode === 200));
+          res.on('end', () => finish(res.statusCode === 200));
+          res.on('error', () => finish(false));
+          res.on('aborted', () => finish(false));
         },
       );
-      req.on('error', () => finish(due, false));
+      req.setTimeout(30_000, () => req.destroy(new Error('no answer within 30 s')));
+      req.on('error', () => finish(false));
       req.end(body);
     };
     const tick = () => {

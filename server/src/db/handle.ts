@@ -15,7 +15,7 @@ export type Driver = 'postgres' | 'pglite';
 export interface DatabaseHandle {
   readonly driver: Driver;
   readonly db: Db;
-  /** How many transactions are worth running at once (PGlite: one connection, so 1). */
+  /** How many group commits are worth running at once (PGlite: one connection, so 1). */
   readonly maxConcurrency: number;
   /** Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). */
   listen(channel: string, onMessage: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;

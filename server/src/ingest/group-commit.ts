@@ -1,6 +1,6 @@
 /**
  * Group commit: requests that arrive while a commit is in flight wait and are written together in the next one,
- * so throughput comes from fewer, larger transactions — never from answering before the data is durable.
+ * so throughput comes from fewer, larger commits — never from answering before the data is durable.
  */
 export interface GroupCommitOptions<I, O> {
   /** Writes a batch durably and returns one outcome per item, in order. Throws if the whole batch failed. */

@@ -56,8 +56,9 @@ export interface StageContext {
 /**
  * A source of insight (registry state, behaviors, network intelligence, device integrity, …). A batch costs one
  * read statement and one write statement whatever the number of stages: each stage contributes a json-valued
- * expression to the read and CTEs to the write, and decides its outputs in between, in memory. Replayed events
- * never reach `evaluate`, so a stage may count what it sees.
+ * expression to the read and CTEs to the write, and decides its outputs in between, in memory. Events answered
+ * from storage never reach `evaluate`, but outside a transaction a retry racing its original does (it loses only
+ * at the events insert): writes must be idempotent facts, and a stage that counts must ask for a transaction.
  *
  * A stage that must read and write under a lock (behaviors: exact counts across processes) says so with
  * `transactional`; the batch then runs in one transaction and the stage may run its own statements on `db`,
@@ -65,7 +66,10 @@ export interface StageContext {
  */
 export interface InsightStage {
   readonly name: string;
-  /** A parenthesised `SELECT json_…` expression of what the stage needs about the batch, or null. */
+  /**
+   * A parenthesised `SELECT json_…` expression of what the stage needs about the batch, or null. The read covers
+   * every event of the batch, also those that turn out to be replays; `evaluate` sees only the new ones.
+   */
   read?(batch: readonly EvaluationInput[]): Sql | null;
   evaluate(batch: readonly EvaluationItem[], context: StageContext): StageResult | Promise<StageResult>;
   /** True when this batch must run in a transaction (see above). */
