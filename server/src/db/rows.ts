@@ -14,7 +14,3 @@ export async function rows<T>(db: Queryable, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
-
-/** Timestamps are read as epoch milliseconds so both drivers return plain numbers. */
-export const epochMs = (column: SQL | string) =>
-  sql`(extract(epoch from ${typeof column === 'string' ? sql.raw(column) : column}) * 1000)::float8`;

@@ -18,17 +18,22 @@ export interface Sql {
 
 const isSql = (value: unknown): value is Sql => typeof value === 'object' && value !== null && FRAGMENT in value;
 
+/** Appends a piece to text being built: its first string joins the current one, its parameters follow. */
+function splice(text: string[], params: unknown[], piece: Sql): void {
+  text[text.length - 1] += piece.strings[0]!;
+  for (let j = 0; j < piece.values.length; j++) {
+    params.push(piece.values[j]);
+    text.push(piece.strings[j + 1]!);
+  }
+}
+
 /** Interpolated values become parameters; interpolated `Sql` pieces are spliced in with their parameters. */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
   const text: string[] = [strings[0]!];
   const params: unknown[] = [];
   values.forEach((value, i) => {
     if (isSql(value)) {
-      text[text.length - 1] += value.strings[0]!;
-      for (let j = 0; j < value.values.length; j++) {
-        params.push(value.values[j]);
-        text.push(value.strings[j + 1]!);
-      }
+      splice(text, params, value);
       text[text.length - 1] += strings[i + 1]!;
     } else {
       params.push(value);
@@ -45,11 +50,8 @@ export function join(parts: readonly Sql[], separator: string): Sql {
   const text: string[] = [''];
   const params: unknown[] = [];
   parts.forEach((part, i) => {
-    text[text.length - 1] += (i > 0 ? separator : '') + part.strings[0]!;
-    for (let j = 0; j < part.values.length; j++) {
-      params.push(part.values[j]);
-      text.push(part.strings[j + 1]!);
-    }
+    if (i > 0) text[text.length - 1] += separator;
+    splice(text, params, part);
   });
   return { [FRAGMENT]: true, strings: text, values: params };
 }

@@ -68,8 +68,7 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
     ...readSightings(batch),
     ...stageReads.map((r) => r ?? sql`NULL::json`),
   ]);
-  for (const [keyId, key, response] of (stored as StoredRow[] | null) ?? []) {
-    const k = idemKey(keyId, key);
+  for (const [k, response] of answersOf(stored)) {
     for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
     keyed.delete(k);
   }
@@ -98,7 +97,7 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
     const lost = pending.filter((p) => !stored.has(p.eventId));
     if (lost.length > 0) {
       const [again] = await readAll(db, [readStored(lost.map((p) => [p.keyId, p.event.idempotencyKey!]))]);
-      const answers = new Map(((again as StoredRow[] | null) ?? []).map(([keyId, key, response]) => [idemKey(keyId, key), response]));
+      const answers = answersOf(again);
       fresh.forEach((i, j) => {
         const p = pending[j]!;
         if (stored.has(p.eventId)) return;
@@ -117,11 +116,16 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
 
 type StoredRow = [keyId: string, key: string, response: Insights];
 
-/** Stored answers of (key id, idempotency key) pairs, as one part of a read. */
+/** Stored answers of (key id, idempotency key) pairs, as one part of a read; `answersOf` decodes them. */
 function readStored(pairs: [string, string][]): Sql {
   return sql`(SELECT json_agg(json_build_array(e.key_id, e.idempotency_key, e.response))
     FROM ${records(pairs.map(([k, i]) => ({ k, i })), 'k text, i text', 'q')}
     CROSS JOIN ${probe(sql`SELECT key_id, idempotency_key, response FROM events WHERE key_id = q.k AND idempotency_key = q.i`)} AS e)`;
+}
+
+/** What `readStored` read, by idempotency key. */
+function answersOf(read: unknown): Map<string, Insights> {
+  return new Map(((read as StoredRow[] | null) ?? []).map(([keyId, key, response]) => [idemKey(keyId, key), response]));
 }
 
 /**

@@ -12,7 +12,8 @@ export interface RegistryStageOptions {
   multiUserWindowDays: number;
 }
 
-type RegistrationRow = [
+/** A registration as the batch read returns it: one json array, timestamps in epoch milliseconds. */
+type ReadRegistration = [
   deviceId: string,
   userId: string,
   role: string | null,
@@ -28,7 +29,7 @@ type RegistrationRow = [
 
 const date = (msValue: number | null) => (msValue === null ? null : new Date(msValue));
 
-function toRegistration(r: RegistrationRow): Registration {
+function registrationOf(r: ReadRegistration): Registration {
   return {
     deviceId: r[0],
     userId: r[1],
@@ -80,8 +81,8 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
     },
     evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
       if (facts === null) return { outputs: batch.map(() => ({})) };
-      const [registrationRows, identityRows] = facts as [RegistrationRow[] | null, unknown];
-      const registry = new Map((registrationRows ?? []).map((r) => [r[0], toRegistration(r)]));
+      const [registrationRows, identityRows] = facts as [ReadRegistration[] | null, unknown];
+      const registry = new Map((registrationRows ?? []).map((r) => [r[0], registrationOf(r)]));
       const latest = latestByDevice(batch);
       const since = (deviceId: string): Date | null => {
         const last = latest.get(deviceId);

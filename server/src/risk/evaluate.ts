@@ -11,8 +11,6 @@ import { severityOf } from './tags.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type { EvaluationInput } from './stage.js';
-
 export interface RiskOptions {
   tagWeights: Readonly<Record<string, number>>;
   /** Insight sources, run in order; see risk/stages.ts. */
