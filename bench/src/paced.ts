@@ -1,4 +1,4 @@
-import http from 'node:http';
+import net from 'node:net';
 import { eventBody } from './bodies.js';
 import type { Target } from './targets.js';
 
@@ -11,69 +11,141 @@ export interface PacedResult {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
+const MAX_CONNECTIONS = 512;
+const ANSWER_TIMEOUT_MS = 30_000;
+const HEADER_END = Buffer.from('\r\n\r\n');
+
 /**
  * Open-loop load at a constant arrival rate: request n is due at start + n / rate and is sent then, whether or not
  * earlier ones were answered, over as many keep-alive connections as that takes (up to 512; beyond that requests
- * queue in the agent, still timed from their due time). Latency is measured from the moment a request was due, so
- * a stall counts against every request that should have gone out during it. Percentiles are of 200 answers;
- * anything else (another status, a connection error, no answer within 30 s) counts as an error.
+ * wait for a free connection, still timed from their due time). Latency is measured from the moment a request was
+ * due, so a stall counts against every request that should have gone out during it. Percentiles are of 200
+ * answers; anything else (another status, a connection error, no answer within 30 s) counts as an error.
  *
  * autocannon's `overallRate` is not this: each connection sends its whole per-second quota back to back at the
  * start of every second, so "1,000 events/s" over 32 connections is a burst of 1,000 at full speed, then silence.
+ *
+ * The generator shares the machine with what it measures, so it does as little as it can per request: requests are
+ * built before the clock starts and written as raw bytes, and an answer is read only as far as its status line and
+ * Content-Length (both Vigil and the baseline send one). node:http's client cost several times more CPU per
+ * request, which on a small machine was taken from the server under test and counted as its latency.
  */
 export async function paced(target: Target, options: { rate: number; seconds: number; firstBody: number }): Promise<PacedResult> {
   const url = new URL(`${target.url}/events`);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const total = Math.round(options.rate * options.seconds);
+  const requests = Array.from({ length: total }, (_, n) => request(url, target.key, eventBody(options.firstBody + n)));
   const interval = 1000 / options.rate;
   const latencies: number[] = [];
   let errors = 0;
+  let done = 0;
   let sent = 0;
+  const idle: Connection[] = [];
+  const waiting: { n: number; due: number }[] = [];
+  let open = 0;
+  let resolveAll: () => void;
+  const finished = new Promise<void>((resolve) => (resolveAll = resolve));
+
+  const settle = (due: number, ok: boolean) => {
+    if (ok) latencies.push(performance.now() - due);
+    else errors++;
+    if (++done === total) resolveAll();
+  };
+  const release = (connection: Connection) => {
+    const next = waiting.shift();
+    if (next) connection.send(requests[next.n]!, next.due);
+    else idle.push(connection);
+  };
+  const dispatch = (n: number, due: number) => {
+    let connection = idle.pop();
+    while (connection?.broken) connection = idle.pop();
+    if (connection) return connection.send(requests[n]!, due);
+    if (open < MAX_CONNECTIONS) {
+      open++;
+      return new Connection(url, settle, release, () => open--).send(requests[n]!, due);
+    }
+    waiting.push({ n, due });
+  };
+
   const start = performance.now();
-  await new Promise<void>((resolve) => {
-    let done = 0;
-    const finisher = (due: number) => {
-      let finished = false;
-      return (ok: boolean) => {
-        if (finished) return;
-        finished = true;
-        if (ok) latencies.push(performance.now() - due);
-        else errors++;
-        if (++done === total) resolve();
-      };
-    };
-    const send = (n: number, due: number) => {
-      const finish = finisher(due);
-      const body = eventBody(options.firstBody + n);
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}`, 'content-length': Buffer.byteLength(body) },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => finish(res.statusCode === 200));
-          res.on('error', () => finish(false));
-          res.on('aborted', () => finish(false));
-        },
-      );
-      req.setTimeout(30_000, () => req.destroy(new Error('no answer within 30 s')));
-      req.on('error', () => finish(false));
-      req.end(body);
-    };
-    const tick = () => {
-      const now = performance.now();
-      while (sent < total && start + sent * interval <= now) send(sent, start + sent++ * interval);
-      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
-    };
-    tick();
-  });
+  const tick = () => {
+    const now = performance.now();
+    while (sent < total && start + sent * interval <= now) dispatch(sent, start + sent++ * interval);
+    if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+  };
+  tick();
+  await finished;
   const elapsed = (performance.now() - start) / 1000;
-  agent.destroy();
+  for (const c of idle) c.close();
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+}
+
+function request(url: URL, key: string, body: string): Buffer {
+  const payload = Buffer.from(body);
+  const head =
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+    `Authorization: Bearer ${key}\r\nContent-Length: ${payload.length}\r\nConnection: keep-alive\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), payload]);
+}
+
+/** One keep-alive connection carrying one request at a time. A broken one fails its request and is closed. */
+class Connection {
+  private readonly socket: net.Socket;
+  private buffered: Buffer = Buffer.alloc(0);
+  private due: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** Closed by either side: never handed a request again. */
+  broken = false;
+
+  constructor(
+    url: URL,
+    private readonly settle: (due: number, ok: boolean) => void,
+    private readonly release: (c: Connection) => void,
+    private readonly onClose: () => void,
+  ) {
+    this.socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+    this.socket.on('data', (chunk) => this.read(chunk));
+    this.socket.on('error', () => this.fail());
+    this.socket.on('close', () => this.fail());
+  }
+
+  send(bytes: Buffer, due: number): void {
+    this.due = due;
+    this.timer = setTimeout(() => this.fail(), ANSWER_TIMEOUT_MS);
+    this.socket.write(bytes);
+  }
+
+  close(): void {
+    this.fail();
+  }
+
+  private read(chunk: Buffer): void {
+    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    const headEnd = this.buffered.indexOf(HEADER_END);
+    if (headEnd < 0) return;
+    const head = this.buffered.subarray(0, headEnd).toString('latin1');
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    if (!length) return this.fail();
+    const end = headEnd + HEADER_END.length + Number(length[1]);
+    if (this.buffered.length < end) return;
+    if (this.buffered.length > end || this.due === undefined) return this.fail();
+    this.buffered = Buffer.alloc(0);
+    this.answered(head.startsWith('HTTP/1.1 200 '));
+  }
+
+  private answered(ok: boolean): void {
+    clearTimeout(this.timer);
+    const due = this.due!;
+    this.due = undefined;
+    this.settle(due, ok);
+    if (!this.broken) this.release(this);
+  }
+
+  private fail(): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.socket.destroy();
+    this.onClose();
+    if (this.due !== undefined) this.answered(false);
+  }
 }
