@@ -71,6 +71,8 @@ describe.each(testDrivers())('POST /events on %s', (driver) => {
       riskScore: body.risk_score,
     });
     expect(row!.properties).toEqual({ device_id: 'dev-a', amount: 12.5, session_id: 's1' });
+    // The stored answer is what an idempotent retry replays: it must be the answer that was sent.
+    expect(row!.response).toEqual(body);
     expect(row!.occurredAt).toBeInstanceOf(Date);
     expect(row!.receivedAt).toBeInstanceOf(Date);
   });
