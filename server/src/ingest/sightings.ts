@@ -45,9 +45,11 @@ function widen(map: Map<string, Span>, key: string, e: NormalizedEvent, handprin
   span.osVersion = e.osVersion ?? span.osVersion;
 }
 
-// Rows are handed over in key order, so concurrent batches usually lock them in the same order; the plan decides in
-// the end, and the rare deadlock is retried by the ingestor.
-const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * A map's entries in key order. Rows are handed over in key order, so concurrent batches usually lock them in the
+ * same order; the plan decides in the end, and the rare deadlock is retried by the ingestor.
+ */
+export const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 function spansOf(batch: readonly Sighted[]) {
   const devices = new Map<string, Span>();
@@ -79,6 +81,18 @@ type HandprintRow = [key: string, firstMs: number, lastMs: number];
 const iso = (d: Date) => d.toISOString();
 
 /**
+ * A batch's span against its stored row: the first sighting to answer (the earlier of the two), and whether the
+ * row's times need writing (an earlier first sighting, or a last_seen older than the resolution).
+ */
+function against(span: Span, firstMs: number, lastMs: number): { firstSeen: Date; moved: boolean } {
+  const earlier = span.first.getTime() < firstMs;
+  return {
+    firstSeen: earlier ? span.first : new Date(firstMs),
+    moved: earlier || span.last.getTime() - lastMs >= LAST_SEEN_RESOLUTION_MS,
+  };
+}
+
+/**
  * First sightings of the batch's devices and handprints (the earliest *event* time, so an offline event synced
  * late still dates its device correctly), and the writes that record the batch.
  *
@@ -103,12 +117,11 @@ export function resolveSightings(batch: readonly Sighted[], [deviceRows, handpri
       continue;
     }
     const [, firstMs, lastMs, storedModel, storedOs] = row;
-    const firstSeen = s.first.getTime() < firstMs ? s.first : new Date(firstMs);
+    const { firstSeen, moved } = against(s, firstMs, lastMs);
     const model = s.model ?? storedModel;
     const osVersion = s.osVersion ?? storedOs;
     devices.set(k, { firstSeen, model, osVersion });
-    const stale = s.last.getTime() - lastMs >= LAST_SEEN_RESOLUTION_MS;
-    if (s.first.getTime() < firstMs || stale || model !== storedModel || osVersion !== storedOs) {
+    if (moved || model !== storedModel || osVersion !== storedOs) {
       changedDevices.push({ k, f: iso(s.first), l: iso(s.last), hp: s.lastHandprint, model, os: osVersion });
     }
   }
@@ -124,10 +137,9 @@ export function resolveSightings(batch: readonly Sighted[], [deviceRows, handpri
       continue;
     }
     const [, firstMs, lastMs] = row;
-    handprints.set(k, s.first.getTime() < firstMs ? s.first : new Date(firstMs));
-    if (s.first.getTime() < firstMs || s.last.getTime() - lastMs >= LAST_SEEN_RESOLUTION_MS) {
-      changedHandprints.push({ k, f: iso(s.first), l: iso(s.last) });
-    }
+    const { firstSeen, moved } = against(s, firstMs, lastMs);
+    handprints.set(k, firstSeen);
+    if (moved) changedHandprints.push({ k, f: iso(s.first), l: iso(s.last) });
   }
 
   const writes: Sql[] = [];

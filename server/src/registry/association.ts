@@ -1,5 +1,6 @@
 import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
+import { byKey } from '../ingest/sightings.js';
 
 /**
  * `last_seen` of a device/identity pair is advanced only when this stale (or when it predates the device's
@@ -30,7 +31,7 @@ const pairKey = (deviceId: string, identity: string) => `${deviceId}\u0000${iden
 export function readIdentities(deviceIds: readonly string[], identities: readonly string[], earliest: Date): Sql | null {
   if (deviceIds.length === 0) return null;
   const recent = sql`last_seen >= ${earliest.toISOString()}::timestamptz`;
-  const wanted = identities.length > 0 ? sql`(${recent} OR identity IN (SELECT value FROM json_array_elements_text(${JSON.stringify(identities)}::json)))` : recent;
+  const wanted = identities.length > 0 ? sql`(${recent} OR identity IN (SELECT w.k FROM ${keys(identities, 'w')}))` : recent;
   return sql`(SELECT json_agg(json_build_array(i.device_id, i.identity, ${ms('i.last_seen')}))
     FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT device_id, identity, last_seen FROM device_identities WHERE device_id = q.k AND ${wanted}`)} AS i)`;
 }
@@ -63,7 +64,7 @@ export function countIdentities(
 
   const inserts: object[] = [];
   const updates: object[] = [];
-  const ordered = [...spans.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const ordered = byKey(spans);
   for (const [key, s] of ordered) {
     const row = lastSeen.get(key);
     const pair = { d: s.deviceId, i: s.identity, f: s.first.toISOString(), l: s.last.toISOString() };

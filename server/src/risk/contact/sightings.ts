@@ -15,7 +15,8 @@ export interface SightingFacts {
 }
 
 const keyOf = (kind: string, value: string) => `${kind} ${value}`;
-const linkOf = (s: Sighting) => `${keyOf(s.kind, s.value)} ${s.linked}`;
+const linkKey = (kind: string, value: string, linked: string | null) => `${keyOf(kind, value)} ${linked}`;
+const linkOf = (s: Sighting) => linkKey(s.kind, s.value, s.linked);
 const sorted = <T>(items: T[], key: (t: T) => string) => items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
 /** Each value's earliest sighting in the batch, and each distinct (value, linked) pair, in key order. */
@@ -68,7 +69,7 @@ export function resolveContactSightings(sightings: readonly Sighting[], facts: u
   const stored = (facts ?? { seen: null, linked: null }) as Stored;
   const { values, links } = distinct(sightings);
   const storedValues = new Map((stored.seen ?? []).map(([kind, value, firstMs, n]) => [keyOf(kind, value), { firstMs, n: Number(n) }]));
-  const storedLinks = new Set((stored.linked ?? []).map(([kind, value, linked]) => `${keyOf(kind, value)} ${linked}`));
+  const storedLinks = new Set((stored.linked ?? []).map(([kind, value, linked]) => linkKey(kind, value, linked)));
 
   const newLinks = links.filter((s) => !storedLinks.has(linkOf(s)));
   const added = new Map<string, number>();
