@@ -56,6 +56,8 @@ interface Measured {
   target: Target;
   max: Result[];
   fixed: Result[];
+  /** The baseline's max-throughput run just before each of this target's rounds. */
+  baseline: Result[];
 }
 
 const median = (values: number[]) => {
@@ -75,23 +77,23 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math
 // right before each round of each Vigil, and a ratio is always of two runs a few seconds apart. Only one Vigil runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
 const bareTarget = await startBare();
-const bareRun: Measured = { target: bareTarget, max: [], fixed: [] };
+const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [] };
+bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 const vigils: (() => Promise<Target>)[] = [() => startVigil('pglite')];
 if (process.env.VIGIL_TEST_DATABASE_URL) vigils.push(() => startVigil('postgres'));
 else console.warn('VIGIL_TEST_DATABASE_URL not set: PostgreSQL skipped (use `pnpm load:all`).');
-const baselineOf = new Map<Measured, Result[]>();
 try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
   for (const start of vigils) {
     const target = await start();
-    const run: Measured = { target, max: [], fixed: [] };
-    const baseline: Result[] = [];
+    const run: Measured = { target, max: [], fixed: [], baseline: [] };
+    runs.push(run);
     try {
       await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
       for (let round = 1; round <= rounds; round++) {
         const bare = await drive(bareTarget, { duration: seconds, connections });
-        baseline.push(bare);
+        run.baseline.push(bare);
         bareRun.max.push(bare);
         bareRun.fixed.push(await paced(bareTarget, { rate, seconds, firstBody: counter }));
         run.max.push(await drive(target, { duration: seconds, connections }));
@@ -102,15 +104,11 @@ try {
     } finally {
       await target.stop();
     }
-    runs.push(run);
-    baselineOf.set(run, baseline);
   }
 } finally {
   await bareTarget.stop();
 }
-baselineOf.set(bareRun, bareRun.max);
-
-const ratios = (run: Measured) => run.max.map((r, i) => r.rps / baselineOf.get(run)![i]!.rps);
+const ratios = (run: Measured) => run.max.map((r, i) => r.rps / run.baseline[i]!.rps);
 console.log(`\nMax throughput (${connections} connections, ${seconds} s; median of ${rounds} rounds, each against the baseline run just before it)`);
 console.log(
   `${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'÷ bare'.padStart(8)}  ÷ bare by round`,

@@ -55,13 +55,19 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
     if (next) connection.send(requests[next.n]!, next.due);
     else idle.push(connection);
   };
-  const dispatch = (n: number, due: number) => {
+  // A closed connection's place goes to the next waiting request, so waiting requests never outlive every connection.
+  const closed = () => {
+    open--;
+    const next = waiting.shift();
+    if (next) dispatch(next.n, next.due);
+  };
+  const dispatch = (n: number, due: number): void => {
     let connection = idle.pop();
     while (connection?.broken) connection = idle.pop();
     if (connection) return connection.send(requests[n]!, due);
     if (open < MAX_CONNECTIONS) {
       open++;
-      return new Connection(url, settle, release, () => open--).send(requests[n]!, due);
+      return new Connection(url, settle, release, closed).send(requests[n]!, due);
     }
     waiting.push({ n, due });
   };
