@@ -1,18 +1,19 @@
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
-import { paced } from './paced.js';
+import { paced, type PacedResult } from './paced.js';
 import { startBare, startVigil, type Target } from './targets.js';
 
 /**
  * Load benchmark: Vigil (PGlite, and PostgreSQL when VIGIL_TEST_DATABASE_URL is set — `pnpm load:all` starts one)
  * and a bare Fastify baseline, driven in the same run with the same bodies. Prints events/s, p50/p99 and the ratio
  * Vigil ÷ bare (autocannon, closed loop), then p50/p99 at a steady 1,000 events/s (open loop, see paced.ts); each
- * as the median of rounds, each Vigil round right after a baseline round. Options (env): BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_RATE (1000),
- * BENCH_ROUNDS (3).
+ * as the median of rounds, each Vigil round right after a baseline round. Options (env): BENCH_SECONDS (10),
+ * BENCH_CONNECTIONS (64), BENCH_RATE (1000), BENCH_SETTLE_SECONDS (2), BENCH_ROUNDS (3).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const rate = Number(process.env.BENCH_RATE ?? 1000);
+const settle = Number(process.env.BENCH_SETTLE_SECONDS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 interface Result {
@@ -55,7 +56,7 @@ function row(name: string, r: Result, ratio?: number): string {
 interface Measured {
   target: Target;
   max: Result[];
-  fixed: Result[];
+  fixed: PacedResult[];
   /** The baseline's max-throughput run just before each of this target's rounds. */
   baseline: Result[];
 }
@@ -95,10 +96,10 @@ try {
         const bare = await drive(bareTarget, { duration: seconds, connections });
         run.baseline.push(bare);
         bareRun.max.push(bare);
-        bareRun.fixed.push(await paced(bareTarget, { rate, seconds, firstBody: counter }));
+        bareRun.fixed.push(await paced(bareTarget, { rate, seconds, settle, firstBody: counter }));
         run.max.push(await drive(target, { duration: seconds, connections }));
-        run.fixed.push(await paced(target, { rate, seconds, firstBody: counter }));
-        counter += Math.round(rate * seconds);
+        run.fixed.push(await paced(target, { rate, seconds, settle, firstBody: counter }));
+        counter += Math.round(rate * (settle + seconds));
         console.warn(`${target.name}: round ${round}/${rounds} done`);
       }
     } finally {
@@ -114,6 +115,16 @@ console.log(
   `${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'÷ bare'.padStart(8)}  ÷ bare by round`,
 );
 for (const run of runs) console.log(`${row(run.target.name, medianOf(run.max), median(ratios(run)))}  ${spread(ratios(run))}`);
-console.log(`\nSteady ${rate.toLocaleString('en')} events/s (open loop, latency from each request's due time, ${seconds} s; median of ${rounds} rounds)`);
-console.log(`${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}  p99 by round`);
-for (const run of runs) console.log(`${row(run.target.name, medianOf(run.fixed))}          ${run.fixed.map((r) => r.p99.toFixed(1)).join(' / ')}`);
+const byRound = (run: Measured, pick: (r: PacedResult) => number) => run.fixed.map((r) => pick(r).toFixed(1)).join(' / ');
+const width = Math.max(12, ...runs.map((run) => byRound(run, (r) => r.p99).length));
+console.log(
+  `\nSteady ${rate.toLocaleString('en')} events/s (open loop, latency from each request's due time; ${settle} s to settle after the ` +
+    `full-speed run, then ${seconds} s measured; median of ${rounds} rounds)`,
+);
+console.log(
+  `${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)}  ` +
+    `${'p99 by round'.padEnd(width)}  p99 with the settling seconds, by round`,
+);
+for (const run of runs) {
+  console.log(`${row(run.target.name, medianOf(run.fixed))} ${byRound(run, (r) => r.p99).padEnd(width)}  ${byRound(run, (r) => r.p99Whole)}`);
+}

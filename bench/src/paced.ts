@@ -4,12 +4,15 @@ import type { Target } from './targets.js';
 
 export interface PacedResult {
   rps: number;
+  /** Percentiles of the requests due after the settling seconds: the steady state. */
   p50: number;
   p99: number;
+  /** p99 of every request, the settling seconds included: how the target met the change of load. */
+  p99Whole: number;
   errors: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 const MAX_CONNECTIONS = 512;
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -22,6 +25,10 @@ const HEADER_END = Buffer.from('\r\n\r\n');
  * due, so a stall counts against every request that should have gone out during it. Percentiles are of 200
  * answers; anything else (another status, a connection error, no answer within 30 s) counts as an error.
  *
+ * The first `settle` seconds run at the same rate but their requests are left out of p50/p99 (wrk2 calibrates the
+ * same way): they measure how the target recovers from whatever ran before — here a run at full speed, whose
+ * aftermath (a grown heap, dirty pages, connections being opened) lands on the first seconds. `p99Whole` keeps them.
+ *
  * autocannon's `overallRate` is not this: each connection sends its whole per-second quota back to back at the
  * start of every second, so "1,000 events/s" over 32 connections is a burst of 1,000 at full speed, then silence.
  *
@@ -30,12 +37,17 @@ const HEADER_END = Buffer.from('\r\n\r\n');
  * Content-Length (both Vigil and the baseline send one). node:http's client cost several times more CPU per
  * request, which on a small machine was taken from the server under test and counted as its latency.
  */
-export async function paced(target: Target, options: { rate: number; seconds: number; firstBody: number }): Promise<PacedResult> {
+export async function paced(
+  target: Target,
+  options: { rate: number; seconds: number; settle: number; firstBody: number },
+): Promise<PacedResult> {
   const url = new URL(`${target.url}/events`);
-  const total = Math.round(options.rate * options.seconds);
+  const settling = Math.round(options.rate * options.settle);
+  const total = settling + Math.round(options.rate * options.seconds);
   const requests = Array.from({ length: total }, (_, n) => request(url, target.key, eventBody(options.firstBody + n)));
   const interval = 1000 / options.rate;
-  const latencies: number[] = [];
+  /** Latency of each answered request, by request number (NaN: not answered). */
+  const latencies = new Float64Array(total).fill(NaN);
   let errors = 0;
   let done = 0;
   let sent = 0;
@@ -45,14 +57,14 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   let resolveAll: () => void;
   const finished = new Promise<void>((resolve) => (resolveAll = resolve));
 
-  const settle = (due: number, ok: boolean) => {
-    if (ok) latencies.push(performance.now() - due);
+  const settle = (n: number, due: number, ok: boolean) => {
+    if (ok) latencies[n] = performance.now() - due;
     else errors++;
     if (++done === total) resolveAll();
   };
   const release = (connection: Connection) => {
     const next = waiting.shift();
-    if (next) connection.send(requests[next.n]!, next.due);
+    if (next) connection.send(next.n, requests[next.n]!, next.due);
     else idle.push(connection);
   };
   // A closed connection's place goes to the next waiting request, so waiting requests never outlive every connection.
@@ -64,10 +76,10 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   const dispatch = (n: number, due: number): void => {
     let connection = idle.pop();
     while (connection?.broken) connection = idle.pop();
-    if (connection) return connection.send(requests[n]!, due);
+    if (connection) return connection.send(n, requests[n]!, due);
     if (open < MAX_CONNECTIONS) {
       open++;
-      return new Connection(url, settle, release, closed).send(requests[n]!, due);
+      return new Connection(url, settle, release, closed).send(n, requests[n]!, due);
     }
     waiting.push({ n, due });
   };
@@ -82,8 +94,15 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   await finished;
   const elapsed = (performance.now() - start) / 1000;
   for (const c of idle) c.close();
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+  const answered = (from: number) => latencies.subarray(from).filter((l) => !Number.isNaN(l)).sort();
+  const steady = answered(settling);
+  return {
+    rps: answered(0).length / elapsed,
+    p50: percentile(steady, 0.5),
+    p99: percentile(steady, 0.99),
+    p99Whole: percentile(answered(0), 0.99),
+    errors,
+  };
 }
 
 function request(url: URL, key: string, body: string): Buffer {
@@ -98,6 +117,8 @@ function request(url: URL, key: string, body: string): Buffer {
 class Connection {
   private readonly socket: net.Socket;
   private buffered: Buffer = Buffer.alloc(0);
+  /** The request in flight (its number and due time), if any. */
+  private n = -1;
   private due: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Closed by either side: never handed a request again. */
@@ -105,7 +126,7 @@ class Connection {
 
   constructor(
     url: URL,
-    private readonly settle: (due: number, ok: boolean) => void,
+    private readonly settle: (n: number, due: number, ok: boolean) => void,
     private readonly release: (c: Connection) => void,
     private readonly onClose: () => void,
   ) {
@@ -115,7 +136,8 @@ class Connection {
     this.socket.on('close', () => this.fail());
   }
 
-  send(bytes: Buffer, due: number): void {
+  send(n: number, bytes: Buffer, due: number): void {
+    this.n = n;
     this.due = due;
     this.timer = setTimeout(() => this.fail(), ANSWER_TIMEOUT_MS);
     this.socket.write(bytes);
@@ -143,7 +165,7 @@ class Connection {
     clearTimeout(this.timer);
     const due = this.due!;
     this.due = undefined;
-    this.settle(due, ok);
+    this.settle(this.n, due, ok);
     if (!this.broken) this.release(this);
   }
 
