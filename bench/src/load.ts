@@ -1,11 +1,12 @@
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
 import { paced, type PacedResult } from './paced.js';
-import { startBare, startVigil, type Target } from './targets.js';
+import { startBare, startFloor, startVigil, type Target } from './targets.js';
 
 /**
  * Load benchmark: Vigil (PGlite, and PostgreSQL when VIGIL_TEST_DATABASE_URL is set — `pnpm load:all` starts one)
- * and a bare Fastify baseline, driven in the same run with the same bodies. Prints events/s, p50/p99 and the ratio
+ * and a bare Fastify baseline, driven in the same run with the same bodies; with PostgreSQL, also the durable floor
+ * (the bare route committing each body first, floor-server.ts). Prints events/s, p50/p99 and the ratio
  * Vigil ÷ bare (autocannon, closed loop), then p50/p99 at a steady 1,000 events/s (open loop, see paced.ts); each
  * as the median of rounds, each Vigil round right after a baseline round. Options (env): BENCH_SECONDS (10),
  * BENCH_CONNECTIONS (64), BENCH_RATE (1000), BENCH_SETTLE_SECONDS (2), BENCH_ROUNDS (3).
@@ -82,7 +83,8 @@ const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: []
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 const vigils: (() => Promise<Target>)[] = [() => startVigil('pglite')];
-if (process.env.VIGIL_TEST_DATABASE_URL) vigils.push(() => startVigil('postgres'));
+// The durable floor answers how much of the PostgreSQL ratio durability alone takes on this machine.
+if (process.env.VIGIL_TEST_DATABASE_URL) vigils.push(() => startVigil('postgres'), startFloor);
 else console.warn('VIGIL_TEST_DATABASE_URL not set: PostgreSQL skipped (use `pnpm load:all`).');
 try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT

@@ -8,6 +8,7 @@ import pg from 'pg';
 
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./floor-server.js', import.meta.url));
 
 export interface Target {
   name: string;
@@ -46,12 +47,38 @@ function stopper(child: ChildProcess, cleanup: () => Promise<void> = async () =>
     });
 }
 
-export async function startBare(): Promise<Target> {
+/** A new, empty database on the server of VIGIL_TEST_DATABASE_URL, and how to drop it. */
+async function throwawayDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.VIGIL_TEST_DATABASE_URL!;
+  const name = `${prefix}_${process.pid}`;
+  const run = async (statements: string[]) => {
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    for (const statement of statements) await c.query(statement);
+    await c.end();
+  };
+  await run([`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, `CREATE DATABASE ${name}`]);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run([`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]) };
+}
+
+async function startBaseline(name: string, script: string, env: Record<string, string> = {}, cleanup?: () => Promise<void>): Promise<Target> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BARE], { env: { ...process.env, PORT: String(port) }, stdio: 'inherit' });
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child);
-  return { name: 'bare fastify', url, key: 'none', stop: stopper(child) };
+  return { name, url, key: 'none', stop: stopper(child, cleanup) };
+}
+
+export function startBare(): Promise<Target> {
+  return startBaseline('bare fastify', BARE);
+}
+
+/** The bare route that also commits each body to PostgreSQL before answering (floor-server.ts). */
+export async function startFloor(): Promise<Target> {
+  const database = await throwawayDatabase('vigil_floor');
+  return startBaseline('durable floor pg', FLOOR, { DATABASE_URL: database.url }, database.drop);
 }
 
 /** Vigil as users run it: the built CLI, its own process, rate limiting off so the benchmark measures the path. */
@@ -63,23 +90,10 @@ export async function startVigil(driver: 'pglite' | 'postgres'): Promise<Target>
     env = { VIGIL_DATA_DIR: dir };
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else {
-    const admin = process.env.VIGIL_TEST_DATABASE_URL!;
-    const name = `vigil_bench_${process.pid}`;
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
+    const database = await throwawayDatabase('vigil_bench');
     // Vigil's defaults for pool size and commits in flight: the benchmark measures what users run.
-    env = { DATABASE_URL: url.toString() };
-    cleanup = async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
+    env = { DATABASE_URL: database.url };
+    cleanup = database.drop;
   }
   const fullEnv = { ...process.env, ...env, VIGIL_RATE_LIMIT_RPS: '0', VIGIL_LOG_LEVEL: 'warn' };
   const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env: fullEnv, encoding: 'utf8' });

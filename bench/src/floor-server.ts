@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { insightBody } from './insight-body.js';
+
+/**
+ * The durable floor: the bare route plus the one thing issue #2 asks of every answer — the event is in PostgreSQL,
+ * committed, before the answer goes out. Each body is stored whole as one jsonb row, and concurrent requests share
+ * commits the way Vigil's do (up to 4 commits in flight on a pool of 10, Vigil's defaults), so floor ÷ bare is what
+ * durability alone costs on this machine and Vigil ÷ floor is what everything else in Vigil costs.
+ */
+const COMMITS_IN_FLIGHT = 4;
+const MAX_BATCH = 500;
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+await pool.query(`CREATE TABLE IF NOT EXISTS floor_events (
+  id text PRIMARY KEY,
+  body jsonb NOT NULL,
+  received_at timestamptz NOT NULL DEFAULT now()
+)`);
+
+interface Waiting {
+  row: { id: string; body: unknown };
+  done(error?: unknown): void;
+}
+let queue: Waiting[] = [];
+let inFlight = 0;
+
+function pump(): void {
+  while (queue.length > 0 && inFlight < COMMITS_IN_FLIGHT) {
+    const batch = queue.slice(0, MAX_BATCH);
+    queue = queue.slice(MAX_BATCH);
+    inFlight++;
+    pool
+      .query('INSERT INTO floor_events (id, body) SELECT r.id, r.body FROM jsonb_to_recordset($1::jsonb) AS r(id text, body jsonb)', [
+        JSON.stringify(batch.map((w) => w.row)),
+      ])
+      .then(
+        () => batch.forEach((w) => w.done()),
+        (error: unknown) => batch.forEach((w) => w.done(error)),
+      )
+      .finally(() => {
+        inFlight--;
+        pump();
+      });
+  }
+}
+
+function store(body: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    queue.push({ row: { id: randomUUID(), body }, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    // Requests parsed in the same I/O turn share a commit, as in Vigil.
+    if (queue.length === 1) setImmediate(pump);
+  });
+}
+
+const app = Fastify({ logger: false });
+app.post('/events', async (request) => {
+  await store(request.body);
+  return insightBody;
+});
+app.get('/healthz', async () => ({ status: 'ok' }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -1,0 +1,27 @@
+/** The constant answer both baselines send: the shape and size of a Vigil insight body for a new device. */
+export const insightBody = {
+  event_id: 'evt_01M7Z0ZH02X4RE8RDXMG9J1XXJ',
+  device_id: 'a1b2c3',
+  handprint_id: 'hp_vQN3rhibcMx7OPpRO-Y-I3',
+  current_tags: ['new_device'],
+  risk_score: 0.15,
+  score_breakdown: [{ tag: 'new_device', weight: 0.15, contribution: 0.15 }],
+  device_id_details: { age: { days: 0 } },
+  behaviors: {},
+  device: {
+    is_registered: false,
+    is_trusted: false,
+    registered_to: null,
+    registered_at: null,
+    role: null,
+    metadata: {},
+    age_days: 0,
+    is_new: true,
+    model: null,
+    os_version: null,
+    status: 'unregistered',
+  },
+  email_intel: null,
+  phone_intel: null,
+  warnings: [],
+};
