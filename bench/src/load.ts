@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
+import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
 import { startBare, startFloor, startVigil, type Target } from './targets.js';
 
@@ -24,9 +25,15 @@ interface Result {
   errors: number;
 }
 
+/** A full-speed run also says what each process spent per event. */
+interface MaxResult extends Result {
+  cpu: CpuPerEvent;
+}
+
 let counter = 0;
 
-async function drive(target: Target, options: { duration: number; connections: number }): Promise<Result> {
+async function drive(target: Target, options: { duration: number; connections: number }): Promise<MaxResult> {
+  const before = sampleCpu(target.pid);
   const result = await autocannon({
     url: `${target.url}/events`,
     method: 'POST',
@@ -40,6 +47,7 @@ async function drive(target: Target, options: { duration: number; connections: n
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+    cpu: perEvent(before, sampleCpu(target.pid), result.requests.total),
   };
 }
 
@@ -56,10 +64,10 @@ function row(name: string, r: Result, ratio?: number): string {
 
 interface Measured {
   target: Target;
-  max: Result[];
+  max: MaxResult[];
   fixed: PacedResult[];
   /** The baseline's max-throughput run just before each of this target's rounds. */
-  baseline: Result[];
+  baseline: MaxResult[];
 }
 
 const median = (values: number[]) => {
@@ -117,6 +125,12 @@ console.log(
   `${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'÷ bare'.padStart(8)}  ÷ bare by round`,
 );
 for (const run of runs) console.log(`${row(run.target.name, medianOf(run.max), median(ratios(run)))}  ${spread(ratios(run))}`);
+console.log(`\nCPU per event at full speed (µs; median of rounds; PGlite runs inside the server, so its PostgreSQL is 0)`);
+console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
+for (const run of runs) {
+  const us = (pick: (c: CpuPerEvent) => number, width: number) => median(run.max.map((r) => pick(r.cpu))).toFixed(0).padStart(width);
+  console.log(`${run.target.name.padEnd(18)} ${us((c) => c.server, 9)} ${us((c) => c.postgres, 11)} ${us((c) => c.generator, 10)}`);
+}
 const byRound = (run: Measured, pick: (r: PacedResult) => number) => run.fixed.map((r) => pick(r).toFixed(1)).join(' / ');
 const width = Math.max(12, ...runs.map((run) => byRound(run, (r) => r.p99).length));
 console.log(

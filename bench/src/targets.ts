@@ -14,6 +14,8 @@ export interface Target {
   name: string;
   url: string;
   key: string;
+  /** The server's process, for CPU accounting. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -68,7 +70,7 @@ async function startBaseline(name: string, script: string, env: Record<string, s
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child);
-  return { name, url, key: 'none', stop: stopper(child, cleanup) };
+  return { name, url, key: 'none', pid: child.pid, stop: stopper(child, cleanup) };
 }
 
 export function startBare(): Promise<Target> {
@@ -103,5 +105,5 @@ export async function startVigil(driver: 'pglite' | 'postgres'): Promise<Target>
   const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...fullEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child);
-  return { name: `vigil ${driver}`, url, key, stop: stopper(child, cleanup) };
+  return { name: `vigil ${driver}`, url, key, pid: child.pid, stop: stopper(child, cleanup) };
 }

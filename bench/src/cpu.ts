@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU time by process, from Linux's /proc: what each part of a run cost per event. On a small machine the server,
+ * PostgreSQL and the load generator share the cores, so events/s alone cannot say which of them ran out; CPU per
+ * event can, and it moves far less with the machine's drift than throughput does.
+ */
+export interface CpuSample {
+  server: number;
+  /** CPU seconds of each PostgreSQL process, by pid. */
+  postgres: Map<number, number>;
+  generator: number;
+}
+
+/** Microseconds of CPU per event of each part. */
+export interface CpuPerEvent {
+  server: number;
+  postgres: number;
+  generator: number;
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux this runs on
+
+/** CPU seconds (user + system) a process has used, or 0 if it is gone or /proc is not there. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+function postgresPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU used so far by the server process, every PostgreSQL process, and this process (the generator). */
+export function sampleCpu(serverPid: number | undefined): CpuSample {
+  const usage = process.cpuUsage();
+  return {
+    server: serverPid === undefined ? 0 : cpuSecondsOf(serverPid),
+    postgres: new Map(postgresPids().map((pid) => [pid, cpuSecondsOf(pid)])),
+    generator: (usage.user + usage.system) / 1e6,
+  };
+}
+
+/** Microseconds of CPU per event for each part, between two samples. */
+export function perEvent(before: CpuSample, after: CpuSample, events: number): CpuPerEvent {
+  // A backend that started in between counts whole; one that exited in between is missed (a small undercount).
+  let postgres = 0;
+  for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
+  const us = (seconds: number) => (events > 0 ? (seconds * 1e6) / events : NaN);
+  return { server: us(after.server - before.server), postgres: us(postgres), generator: us(after.generator - before.generator) };
+}
