@@ -84,7 +84,7 @@ const medianOf = (results: Result[]): Result => ({
 const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 
 // A small shared machine drifts by tens of per cent over minutes. So the baseline stays up and is measured again
-// right before each round of each Vigil, and a ratio is always of two runs a few seconds apart. Only one Vigil runs
+// right before each round of each target, and a ratio is always of two runs a few seconds apart. One target runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
 const bareTarget = await startBare();
 const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [] };
