@@ -23,13 +23,12 @@ interface Waiting {
   row: { id: string; body: unknown };
   done(error?: unknown): void;
 }
-let queue: Waiting[] = [];
+const queue: Waiting[] = [];
 let inFlight = 0;
 
 function pump(): void {
   while (queue.length > 0 && inFlight < COMMITS_IN_FLIGHT) {
-    const batch = queue.slice(0, MAX_BATCH);
-    queue = queue.slice(MAX_BATCH);
+    const batch = queue.splice(0, MAX_BATCH);
     inFlight++;
     pool
       .query('INSERT INTO floor_events (id, body) SELECT r.id, r.body FROM jsonb_to_recordset($1::jsonb) AS r(id text, body jsonb)', [

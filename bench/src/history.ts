@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { eventBody } from './bodies.js';
+import { freePort, throwawayDatabase, waitHealthy } from './targets.js';
 
 /**
  * History benchmark: Vigil on PostgreSQL with 5 behaviors, first on an empty store, then on a store already
@@ -19,8 +19,7 @@ const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
-const admin = process.env.VIGIL_TEST_DATABASE_URL;
-if (!admin) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
+if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
 
 const behaviors = [
   { name: 'tx_count_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600, filters: ['transfer'] },
@@ -30,23 +29,12 @@ const behaviors = [
   { name: 'recipients_7d', group_by: 'identity', operation: 'unique', field: 'properties.recipient', window_duration_seconds: 604800, filters: ['transfer'], return_values: true },
 ];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const name = `vigil_history_${process.pid}`;
-const url = new URL(admin);
-url.pathname = `/${name}`;
+const database = await throwawayDatabase('vigil_history');
 const configPath = join(mkdtempSync(join(tmpdir(), 'vigil-history-')), 'vigil.json');
 writeFileSync(configPath, JSON.stringify({ behaviors }));
 const env = {
   ...process.env,
-  DATABASE_URL: url.toString(),
+  DATABASE_URL: database.url,
   VIGIL_CONFIG: configPath,
   VIGIL_DB_POOL_SIZE: '20',
   VIGIL_COMMIT_CONCURRENCY: '8',
@@ -54,8 +42,8 @@ const env = {
   VIGIL_LOG_LEVEL: 'warn',
 };
 
-async function withAdmin<T>(work: (c: pg.Client) => Promise<T>, connectionString = admin!): Promise<T> {
-  const c = new pg.Client({ connectionString });
+async function withDatabase<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: database.url });
   await c.connect();
   try {
     return await work(c);
@@ -68,16 +56,7 @@ async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`vigil exited ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (i > 600) throw new Error('vigil did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitHealthy(base, child);
   // A server that does not finish its graceful shutdown in 20 s is killed: the figures are already taken.
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -112,7 +91,7 @@ async function measure(label: string, key: string) {
 
 /** 1M events over the last 7 days for the bench's users and devices, plus their behavior points and buckets. */
 async function seed(keyId: string): Promise<void> {
-  await withAdmin(async (c) => {
+  await withDatabase(async (c) => {
     const started = Date.now();
     await c.query(
       `INSERT INTO events (id, key_id, name, identity, device_id, handprint_id, ip, properties, tags, risk_score, response, occurred_at, received_at)
@@ -164,13 +143,9 @@ async function seed(keyId: string): Promise<void> {
     );
     const { events, points, buckets } = counts.rows[0]!;
     console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s: ${events} events, ${points} behavior points, ${buckets} buckets`);
-  }, url.toString());
+  });
 }
 
-await withAdmin(async (c) => {
-  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await c.query(`CREATE DATABASE ${name}`);
-});
 try {
   const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
@@ -185,5 +160,5 @@ try {
   }
   console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.90); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
 } finally {
-  await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await database.drop();
 }

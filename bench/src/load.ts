@@ -90,13 +90,13 @@ const bareTarget = await startBare();
 const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [] };
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
-const vigils: (() => Promise<Target>)[] = [() => startVigil('pglite')];
+const starters: (() => Promise<Target>)[] = [() => startVigil('pglite')];
 // The durable floor answers how much of the PostgreSQL ratio durability alone takes on this machine.
-if (process.env.VIGIL_TEST_DATABASE_URL) vigils.push(() => startVigil('postgres'), startFloor);
+if (process.env.VIGIL_TEST_DATABASE_URL) starters.push(() => startVigil('postgres'), startFloor);
 else console.warn('VIGIL_TEST_DATABASE_URL not set: PostgreSQL skipped (use `pnpm load:all`).');
 try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
-  for (const start of vigils) {
+  for (const start of starters) {
     const target = await start();
     const run: Measured = { target, max: [], fixed: [], baseline: [] };
     runs.push(run);

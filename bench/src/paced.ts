@@ -57,7 +57,7 @@ export async function paced(
   let resolveAll: () => void;
   const finished = new Promise<void>((resolve) => (resolveAll = resolve));
 
-  const settle = (n: number, due: number, ok: boolean) => {
+  const record = (n: number, due: number, ok: boolean) => {
     if (ok) latencies[n] = performance.now() - due;
     else errors++;
     if (++done === total) resolveAll();
@@ -79,7 +79,7 @@ export async function paced(
     if (connection) return connection.send(n, requests[n]!, due);
     if (open < MAX_CONNECTIONS) {
       open++;
-      return new Connection(url, settle, release, closed).send(n, requests[n]!, due);
+      return new Connection(url, record, release, closed).send(n, requests[n]!, due);
     }
     waiting.push({ n, due });
   };
@@ -96,11 +96,12 @@ export async function paced(
   for (const c of idle) c.close();
   const answered = (from: number) => latencies.subarray(from).filter((l) => !Number.isNaN(l)).sort();
   const steady = answered(settling);
+  const all = answered(0);
   return {
-    rps: answered(0).length / elapsed,
+    rps: all.length / elapsed,
     p50: percentile(steady, 0.5),
     p99: percentile(steady, 0.99),
-    p99Whole: percentile(answered(0), 0.99),
+    p99Whole: percentile(all, 0.99),
     errors,
   };
 }
@@ -126,7 +127,7 @@ class Connection {
 
   constructor(
     url: URL,
-    private readonly settle: (n: number, due: number, ok: boolean) => void,
+    private readonly record: (n: number, due: number, ok: boolean) => void,
     private readonly release: (c: Connection) => void,
     private readonly onClose: () => void,
   ) {
@@ -165,7 +166,7 @@ class Connection {
     clearTimeout(this.timer);
     const due = this.due!;
     this.due = undefined;
-    this.settle(this.n, due, ok);
+    this.record(this.n, due, ok);
     if (!this.broken) this.release(this);
   }
 

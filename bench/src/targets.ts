@@ -19,7 +19,7 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
+export async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${url}: process exited ${child.exitCode}`);
     try {
@@ -50,7 +50,7 @@ function stopper(child: ChildProcess, cleanup: () => Promise<void> = async () =>
 }
 
 /** A new, empty database on the server of VIGIL_TEST_DATABASE_URL, and how to drop it. */
-async function throwawayDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function throwawayDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.VIGIL_TEST_DATABASE_URL!;
   const name = `${prefix}_${process.pid}`;
   const run = async (statements: string[]) => {
