@@ -10,6 +10,9 @@ source .ci/bootstrap.sh
 missing=()
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || missing+=(postgresql)
 command -v chromium >/dev/null || missing+=(chromium)
+# The fonts source's test tells installed families from a missing one; chromium only recommends Liberation.
+[ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
+[ -d /usr/share/fonts/truetype/liberation ] || missing+=(fonts-liberation)
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
 if [ ${#missing[@]} -gt 0 ]; then

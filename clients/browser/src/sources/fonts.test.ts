@@ -20,7 +20,7 @@ describe("fonts source in Chromium", () => {
       return h.detectFonts(["DejaVu Sans", "Liberation Mono", "No Such Font 4711"]);
     });
     await context.close();
-    // Debian's chromium package pulls in DejaVu and Liberation fonts.
+    // `make test` installs both families (.ci/test.sh); Chromium only recommends Liberation.
     expect(found).toEqual(["DejaVu Sans", "Liberation Mono"]);
   });
 
