@@ -118,10 +118,10 @@ export async function soak(target: Target, options: SoakOptions): Promise<SoakRe
   });
   // Until the next sample is due, or the load ends. None is due at or after the last request was sent: the last
   // sample is taken when the last answer is in, and one just before it would cover a sliver of an interval.
-  const last = start + options.seconds * 1000;
+  const sendingEnds = start + options.seconds * 1000;
   const until = (due: number) =>
     new Promise<void>((resolve) => {
-      const timer = due < last ? setTimeout(resolve, Math.max(0, due - performance.now())) : undefined;
+      const timer = due < sendingEnds ? setTimeout(resolve, Math.max(0, due - performance.now())) : undefined;
       void load.then(() => {
         clearTimeout(timer);
         resolve();
@@ -131,8 +131,10 @@ export async function soak(target: Target, options: SoakOptions): Promise<SoakRe
 
   const samples: Sample[] = [];
   let afterWarmup: { cpu: CpuSample; events: number } | undefined;
-  for (let i = 1; !finished; i++) {
+  // The last sample is one taken after the load ended: it holds every answer the ones before did not.
+  for (let i = 1, final = false; !final; i++) {
     await until(start + i * options.sampleSeconds * 1000);
+    final = finished;
     const t = (performance.now() - start) / 1000;
     const interval = tally.take();
     const metrics = await scrape(target.url);
