@@ -40,7 +40,7 @@ describe('trend', () => {
 });
 
 describe('floor', () => {
-  it('keeps the lowest measured point of each window after the warm-up', () => {
+  it('keeps the lowest measured point of each whole window after the warm-up', () => {
     const saw = [
       { t: 5, value: 1 }, // warm-up
       { t: 10, value: 80 },
@@ -49,6 +49,7 @@ describe('floor', () => {
       { t: 69, value: 90 },
       { t: 70, value: 42 },
       { t: 80, value: 95 },
+      { t: 130, value: 1 }, // the window the run ended in: left out
     ];
     expect(floor(saw, 10, 60)).toEqual([
       { t: 20, value: 40 },
@@ -58,7 +59,7 @@ describe('floor', () => {
 
   it('turns a sawtooth on a rising floor into that floor', () => {
     // Rises 1 per 60 s under a saw of 0..50: the floor's slope is 60 per hour.
-    const points = Array.from({ length: 600 }, (_, i) => ({ t: i * 6, value: i / 10 + ((i * 7) % 10) * 5 }));
+    const points = Array.from({ length: 601 }, (_, i) => ({ t: i * 6, value: i / 10 + ((i * 7) % 10) * 5 }));
     expect(trend(floor(points, 0, 60), 0).perHour).toBeCloseTo(60, 6);
   });
 });

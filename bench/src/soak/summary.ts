@@ -55,15 +55,18 @@ export function trend(points: Point[], warmup: number): Trend {
 }
 
 /**
- * The lowest point of each `window` seconds after the warm-up. A heap saws between collections (tens of MB at
- * this rate), so a slope through every sample is mostly noise; the floor, what is left after the collections, is
- * what a leak raises. Each window must span a few collections and samples for its lowest to be near the floor.
+ * The lowest point of each whole `window` seconds after the warm-up. A heap saws between collections (tens of MB
+ * at this rate), so a slope through every sample is mostly noise; the floor, what is left after the collections,
+ * is what a leak raises. Each window must span a few collections and samples for its lowest to be near the floor,
+ * so a window the run ended in is left out: its few samples would put a point above the floor at the end.
  */
 export function floor(points: Point[], warmup: number, window: number): Point[] {
+  const measured = points.filter((p) => p.t >= warmup && Number.isFinite(p.value));
+  const end = Math.max(...measured.map((p) => p.t));
   const lowest = new Map<number, Point>();
-  for (const p of points) {
-    if (p.t < warmup || !Number.isFinite(p.value)) continue;
+  for (const p of measured) {
     const w = Math.floor((p.t - warmup) / window);
+    if (warmup + (w + 1) * window > end) continue;
     const current = lowest.get(w);
     if (current === undefined || p.value < current.value) lowest.set(w, p);
   }
