@@ -1,5 +1,5 @@
 import { summary, sampleLine } from './soak/report.js';
-import { soak, type SoakResult } from './soak/run.js';
+import { soak } from './soak/run.js';
 import { postmasterPid, startVigil } from './targets.js';
 
 /**
@@ -23,7 +23,6 @@ if (!(warmup >= 0 && warmup < seconds)) throw new Error(`BENCH_SOAK_WARMUP_SECON
 const databases = (process.env.BENCH_SOAK_DATABASES ?? 'pglite,postgres').split(',').map((d) => d.trim());
 for (const d of databases) if (d !== 'pglite' && d !== 'postgres') throw new Error(`BENCH_SOAK_DATABASES: unknown database ${d}`);
 
-const results: SoakResult[] = [];
 for (const database of databases as ('pglite' | 'postgres')[]) {
   if (database === 'postgres' && !process.env.VIGIL_TEST_DATABASE_URL) {
     console.warn('VIGIL_TEST_DATABASE_URL not set: PostgreSQL skipped (use `pnpm soak`).');
@@ -35,24 +34,23 @@ for (const database of databases as ('pglite' | 'postgres')[]) {
     const postmaster = database === 'postgres' ? await postmasterPid() : undefined;
     let printed = 0;
     console.warn(`${target.name}: ${seconds} s at ${rate} events/s, a sample every ${sampleSeconds} s`);
-    results.push(
-      await soak(target, {
-        rate,
-        seconds,
-        warmup,
-        sampleSeconds,
-        postmaster,
-        // A progress line a minute (and the last), for a run of half an hour.
-        onSample: (s) => {
-          if (s.t - printed >= 60 || s.t >= seconds) {
-            printed = s.t;
-            console.warn(sampleLine(target.name, s));
-          }
-        },
-      }),
-    );
+    const result = await soak(target, {
+      rate,
+      seconds,
+      warmup,
+      sampleSeconds,
+      postmaster,
+      // A progress line a minute (and the last), for a run of half an hour.
+      onSample: (s) => {
+        if (s.t - printed >= 60 || s.t >= seconds) {
+          printed = s.t;
+          console.warn(sampleLine(target.name, s));
+        }
+      },
+    });
+    // Printed as soon as it is known: a run of half an hour must not be lost to a failure of the next one.
+    console.log(`\n${summary(result)}`);
   } finally {
     await target.stop();
   }
 }
-for (const result of results) console.log(`\n${summary(result)}`);
