@@ -21,19 +21,33 @@ export interface CpuPerEvent {
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux this runs on
 
-/** CPU seconds (user + system) a process has used, or 0 if it is gone or /proc is not there. */
-function cpuSecondsOf(pid: number): number {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), or undefined if it is gone. */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
-function postgresPids(): number[] {
+/** CPU seconds (user + system) a process has used, or 0 if it is gone or /proc is not there. */
+function cpuSecondsOf(pid: number): number {
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0;
+}
+
+/** The parent of a process, or undefined if it is gone. */
+export function parentOf(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : undefined;
+}
+
+/**
+ * PostgreSQL's processes: with `postmaster`, that server and its children only (other servers may share the
+ * machine); without, every process named postgres.
+ */
+export function postgresPids(postmaster?: number): number[] {
   try {
     return readdirSync('/proc')
       .filter((d) => /^\d+$/.test(d))
@@ -44,18 +58,19 @@ function postgresPids(): number[] {
           return false;
         }
       })
-      .map(Number);
+      .map(Number)
+      .filter((pid) => postmaster === undefined || pid === postmaster || parentOf(pid) === postmaster);
   } catch {
     return [];
   }
 }
 
-/** CPU used so far by the server process, every PostgreSQL process, and this process (the generator). */
-export function sampleCpu(serverPid: number | undefined): CpuSample {
+/** CPU used so far by the server process, PostgreSQL's processes (see postgresPids) and this process (the generator). */
+export function sampleCpu(serverPid: number | undefined, postmaster?: number): CpuSample {
   const usage = process.cpuUsage();
   return {
     server: serverPid === undefined ? 0 : cpuSecondsOf(serverPid),
-    postgres: new Map(postgresPids().map((pid) => [pid, cpuSecondsOf(pid)])),
+    postgres: new Map(postgresPids(postmaster).map((pid) => [pid, cpuSecondsOf(pid)])),
     generator: (usage.user + usage.system) / 1e6,
   };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { parentOf } from './cpu.js';
 
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
@@ -63,6 +64,18 @@ export async function throwawayDatabase(prefix: string): Promise<{ url: string; 
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => run([`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]) };
+}
+
+/** The postmaster of the server of VIGIL_TEST_DATABASE_URL (the parent of any backend), to tell its processes from other servers'. */
+export async function postmasterPid(): Promise<number | undefined> {
+  const c = new pg.Client({ connectionString: process.env.VIGIL_TEST_DATABASE_URL! });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return parentOf(rows[0]!.pid);
+  } finally {
+    await c.end();
+  }
 }
 
 async function startBaseline(name: string, script: string, env: Record<string, string> = {}, cleanup?: () => Promise<void>): Promise<Target> {
