@@ -68,6 +68,11 @@ class VigilServer:
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
         return self
 
+    def ensure_started(self) -> "VigilServer":
+        if self.process is None:
+            self.start()
+        return self.wait()
+
     def wait(self, timeout: float = 120) -> "VigilServer":
         if not self._ready.wait(timeout):
             self.stop()
