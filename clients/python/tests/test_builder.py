@@ -149,3 +149,16 @@ def test_event_paths_patterns(make_client) -> None:
     assert paths.event_for("GET", "/login") is None
     assert paths.event_for("DELETE", "/files/a/b/c") == "any"
     assert paths.event_for("POST", "/accounts/transfer") is None
+
+
+def test_events_still_queued_at_interpreter_exit_are_sent(server) -> None:
+    import subprocess
+    import sys
+
+    user = unique("atexit")
+    script = (
+        "from vigil import Vigil\n"
+        f"Vigil({server.url!r}, {server.write_key!r}, flush_interval=60).identify({user!r}).track('bye')\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    assert [e["name"] for e in server.stored_events(identity=user)] == ["bye"]

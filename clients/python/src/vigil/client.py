@@ -60,10 +60,12 @@ class _Runtime:
         return result
 
 
-def _close_at_exit(ref: "weakref.ref[_Runtime]") -> None:
-    runtime = ref()
-    if runtime is not None:
-        runtime.close(None)
+def _close_at_exit(ref: "weakref.ref[BatchSender]", timeout: float) -> None:
+    # The queue, not the client: a client dropped by the application while events wait is gone, but its
+    # queue lives on in its sending thread and must still be flushed.
+    batches = ref()
+    if batches is not None:
+        batches.close(timeout)
 
 
 class Vigil:
@@ -134,7 +136,7 @@ class Vigil:
         self._runtime = _Runtime(options, TrustedProxies(trusted_proxies))
         self._state = _State()
         if flush_at_exit:
-            atexit.register(_close_at_exit, weakref.ref(self._runtime))
+            atexit.register(_close_at_exit, weakref.ref(self._runtime.batches), options.close_timeout)
 
     @classmethod
     def _derived(cls, runtime: _Runtime, state: _State) -> Vigil:
