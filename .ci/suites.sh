@@ -21,6 +21,7 @@ for pkg in drizzle server clients/node clients/browser console bench; do
   fi
 done
 [ -x clients/android/test.sh ] && suite clients/android clients/android/test.sh
+[ -x clients/python/test.sh ] && suite clients/python clients/python/test.sh
 
 echo
 echo "suites: ${#passed[@]} passed, ${#failed[@]} failed"

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { parseBearer } from '../auth/bearer.js';
+import { parseApiKeyHeader, parseBearer } from '../auth/bearer.js';
 import type { ApiKey, KeyKind, KeyStore } from '../auth/key-store.js';
 import { hashForLog, sha256Hex } from '../auth/secrets.js';
 import { VigilError } from '../errors.js';
@@ -20,15 +20,23 @@ const challenge = (error?: string) => ({
   'WWW-Authenticate': error ? `Bearer realm="vigil", error="${error}"` : 'Bearer realm="vigil"',
 });
 
+export interface RequireKeyOptions {
+  /** Also read the key from `X-API-Key` (Honeypot SDK compatibility; POST /events only). Authorization wins. */
+  apiKeyHeader?: boolean;
+}
+
 /**
  * Authenticates an API key of one of `kinds` and applies its rate limit. Outcomes of the key check are data;
  * only here, at the edge, do they become 401/403/429.
  */
-export function requireKey(deps: GuardDeps, kinds: readonly KeyKind[]): preHandlerAsyncHookHandler {
+export function requireKey(deps: GuardDeps, kinds: readonly KeyKind[], options: RequireKeyOptions = {}): preHandlerAsyncHookHandler {
   return async function guard(request: FastifyRequest, _reply: FastifyReply) {
-    const presented = parseBearer(request.headers.authorization);
+    const presented =
+      parseBearer(request.headers.authorization) ??
+      (options.apiKeyHeader ? parseApiKeyHeader(request.headers['x-api-key']) : undefined);
     if (!presented) {
-      throw new VigilError('unauthorized', 'Send the key as Authorization: Bearer <key>', { headers: challenge() });
+      const how = options.apiKeyHeader ? 'Authorization: Bearer <key> (or X-API-Key: <key>)' : 'Authorization: Bearer <key>';
+      throw new VigilError('unauthorized', `Send the key as ${how}`, { headers: challenge() });
     }
     const check = await deps.keys.check(presented);
     if (!check.ok) {

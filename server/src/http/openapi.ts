@@ -3,6 +3,7 @@ import { errorCatalog } from '../errors.js';
 import { insightsSchema } from '../ingest/insights.js';
 import { limits } from '../ingest/limits.js';
 import { batchInputSchema, eventInputSchema, magicPropertiesSchema } from '../ingest/schema.js';
+import { honeypotEventSchema } from '../ingest/honeypot.js';
 import { jsOpenApiPaths } from './js/openapi.js';
 import { registryOpenApi } from './registry-openapi.js';
 
@@ -56,12 +57,32 @@ export function buildOpenApi(): Record<string, unknown> {
       securitySchemes: {
         writeKey: { type: 'http', scheme: 'bearer', description: 'A write key (vigil_wk_…), server-side only.' },
         clientKey: { type: 'http', scheme: 'bearer', description: 'A client key (vigil_ck_…), for the browser and Android libraries.' },
+        honeypotApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'A write key sent the way the Honeypot SDKs send theirs (POST /events only); X-API-Secret is accepted and ignored.',
+        },
         ...registry.securitySchemes,
       },
       schemas: {
         Event: json(eventInputSchema),
         MagicProperties: json(magicPropertiesSchema),
         EventBatch: json(batchInputSchema),
+        HoneypotEvent: json(honeypotEventSchema),
+        HoneypotAnswer: {
+          type: 'object',
+          required: ['honey'],
+          description: 'The answer to a HoneypotEvent: the insights, with behaviors also as dynamic_features.',
+          properties: {
+            honey: {
+              allOf: [
+                { $ref: '#/components/schemas/Insights' },
+                { type: 'object', properties: { dynamic_features: { type: 'object', description: 'Same as behaviors.' } } },
+              ],
+            },
+          },
+        },
         Insights: z.toJSONSchema(insightsSchema, { io: 'output', unrepresentable: 'any' }),
         Problem: problemSchema,
         ...registry.schemas,
@@ -71,14 +92,29 @@ export function buildOpenApi(): Record<string, unknown> {
       '/events': {
         post: {
           summary: 'Send one event and get insights',
-          description: 'Stored before it is answered. A repeat with the same event_id (or Idempotency-Key) under the same key returns the first response.',
-          security: [{ writeKey: [] }],
+          description:
+            'Stored before it is answered. A repeat with the same event_id (or Idempotency-Key) under the same key returns the first response. ' +
+            'Also accepts the Honeypot SDKs\' body (HoneypotEvent, recognised by event_name) and key header (X-API-Key), and then answers HoneypotAnswer; ' +
+            'orig_request_headers, orig_request_body and orig_request_params are never stored.',
+          security: [{ writeKey: [] }, { honeypotApiKey: [] }],
           parameters: [
             { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: limits.idMax } },
           ],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/Event' }, { $ref: '#/components/schemas/HoneypotEvent' }] } },
+            },
+          },
           responses: {
-            '200': { description: 'Insights', content: { 'application/json': { schema: { $ref: '#/components/schemas/Insights' } } } },
+            '200': {
+              description: 'Insights (HoneypotAnswer for a HoneypotEvent)',
+              content: {
+                'application/json': {
+                  schema: { oneOf: [{ $ref: '#/components/schemas/Insights' }, { $ref: '#/components/schemas/HoneypotAnswer' }] },
+                },
+              },
+            },
             ...errorResponses,
           },
         },

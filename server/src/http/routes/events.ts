@@ -6,6 +6,7 @@ import type { Insights } from '../../ingest/insights.js';
 import { limits } from '../../ingest/limits.js';
 import { normalizeEvent, type RequestContext } from '../../ingest/normalize.js';
 import { batchInputSchema, eventInputSchema } from '../../ingest/schema.js';
+import { fromHoneypot, honeypotAnswer, honeypotEventSchema, isHoneypotEvent } from '../../ingest/honeypot.js';
 import { requireKey, type GuardDeps } from '../guards.js';
 import { validationError } from '../problem.js';
 
@@ -21,12 +22,22 @@ export interface EventRouteDeps extends GuardDeps {
  * |--------------------|-----------|-------------------------------|---------------------------------|
  * | POST /events       | write key | {event, identity?, properties?} | 200 insights                  |
  * | POST /events/batch | write or client key | {events: [event × 1..100]}    | 200 {results: [per item, in order]} |
+ *
+ * POST /events also takes the Honeypot SDKs' body ({event_name, user_id, event_properties, …}) and key header
+ * (X-API-Key holding a write key) and then answers in their shape, {honey: insights}; see ingest/honeypot.ts.
  */
 export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
   // The spec puts the write key on POST /events; the Android library syncs its queue with a client key.
-  app.post('/events', { bodyLimit: limits.eventBodyBytes, preHandler: requireKey(deps, ['write']) }, async (request) => {
+  const writeKeyOrApiKey = requireKey(deps, ['write'], { apiKeyHeader: true });
+  app.post('/events', { bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey }, async (request) => {
     const header = request.headers['idempotency-key'];
-    return ingestOne(deps, request.body, context(request, Array.isArray(header) ? header[0] : header));
+    const ctx = context(request, Array.isArray(header) ? header[0] : header);
+    if (isHoneypotEvent(request.body)) {
+      const parsed = honeypotEventSchema.safeParse(request.body);
+      if (!parsed.success) throw validationError(parsed.error, 'Invalid Honeypot event');
+      return honeypotAnswer(await ingestOne(deps, fromHoneypot(parsed.data), ctx));
+    }
+    return ingestOne(deps, request.body, ctx);
   });
 
   app.post('/events/batch', { bodyLimit: limits.batchBodyBytes, preHandler: requireKey(deps, ['write', 'client']) }, async (request) => {

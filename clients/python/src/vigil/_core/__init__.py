@@ -1,0 +1,1 @@
+"""Runtime-neutral engine: queue, batching, retry, classification, insights (no framework imports)."""

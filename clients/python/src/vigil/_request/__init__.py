@@ -1,0 +1,1 @@
+"""Reading requests: client IP through trusted proxies, headers, method and path."""
