@@ -1,10 +1,12 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { events } from '@vigil/drizzle/schema';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectBody } from '../test-support/browser-readings.js';
 import { testDrivers } from '../test-support/databases.js';
 import { request, startTestVigil, type TestResponse, type TestVigil } from '../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
+import { unstorable } from '../ingest/storable.js';
 import { toVigilError } from './problem.js';
 
 /** Strings PostgreSQL refuses: NUL anywhere, and lone surrogates (jsonb refuses them, text would mangle them). */
@@ -210,12 +212,41 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
     });
   });
 
-  it('maps PostgreSQL refusing text to a 400 (the backstop behind edge validation)', async () => {
-    const refused = await server.database.db.execute(sql`SELECT ${'a\u0000b'}::text AS t`).then(
-      () => undefined,
-      (error: unknown) => error,
+  it('stores any text PostgreSQL accepts exactly as received, and refuses only the rest, item by item', async () => {
+    // Any code point, plus the ones PostgreSQL refuses (NUL, both kinds of lone surrogate), often enough to meet.
+    const unit = fc.oneof(
+      { weight: 8, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+      { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udfff', '\ud83d', '\ufffe', '\uffff', '\u0001') },
     );
-    expect(refused).toBeDefined();
-    expect(toVigilError(refused).error.status).toBe(400);
+    const text = fc.string({ unit, maxLength: 12 });
+    const item = fc.record({ key: text, value: text, inner: text });
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 5 }), async (items) => {
+        const sent = items.map(({ key, value, inner }) => ({ event: 'pbt', properties: { [`p_${key}`]: value, nested: { list: [inner] } } }));
+        const res = await server.post('/events/batch', { events: sent });
+        expect(res.status, res.text).toBe(200);
+        for (const [i, { key, value, inner }] of items.entries()) {
+          const result = res.body.results[i];
+          const storable = [key, value, inner].every((s) => !unstorable(s));
+          expect(result.status, JSON.stringify(result)).toBe(storable ? 200 : 400);
+          if (!storable) continue;
+          const [row] = await server.database.db.select().from(events).where(eq(events.id, result.insights.event_id));
+          expect(row!.properties).toEqual(sent[i]!.properties);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('maps PostgreSQL refusing text to a 400 (the backstop behind edge validation)', async () => {
+    const refusal = (query: ReturnType<typeof sql>) =>
+      server.database.db.execute(query).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    for (const refused of [await refusal(sql`SELECT ${'a\u0000b'}::text AS t`), await refusal(sql`SELECT ${'"\\ud800"'}::jsonb AS j`)]) {
+      expect(refused).toBeDefined();
+      expect(toVigilError(refused).error.status).toBe(400);
+    }
   });
 });
