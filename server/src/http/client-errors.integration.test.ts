@@ -131,6 +131,10 @@ describe.each(testDrivers())('errors of the HTTP layer itself on %s', (driver) =
     expect(answer.unsent).toBeGreaterThan(0);
   });
 
+  it('closes a connection that never sends a request with a 408 problem', async () => {
+    expectClosingProblem(await exchange(port, []), 408, 'request_timeout');
+  });
+
   it('stores header bytes outside ASCII as the Latin-1 text Node reads, which PostgreSQL accepts', async () => {
     // UTF-8 bytes of a lone surrogate: Node reads header bytes as Latin-1, so they never reach the database as one.
     const agent = Buffer.from([0x41, 0xed, 0xa0, 0x80, 0xff]);
