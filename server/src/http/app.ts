@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type HTTPMethods } from 'fastify';
 import type { KeyStore } from '../auth/key-store.js';
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
@@ -34,6 +34,12 @@ export interface AppOptions {
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { error: vigilError, internal } = toVigilError(error);
+  if (internal) request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, vigilError);
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const trusted = options.config.env.VIGIL_TRUSTED_PROXIES;
   const timeoutMs = options.config.env.VIGIL_REQUEST_TIMEOUT_SECONDS * 1000;
@@ -50,18 +56,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: { requestTimeout: timeoutMs, headersTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, timeoutMs) },
     clientErrorHandler: answerClientError,
     // A URL Fastify cannot decode or route (bad percent-encoding, a path segment over maxParamLength).
-    frameworkErrors: (error, _request, reply) => sendProblem(reply, toVigilError(error).error),
+    frameworkErrors: (error, request, reply) => answerError(error, request, reply),
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
   // Only JSON bodies are accepted; without this, Fastify would hand text/plain to handlers as a string.
   app.removeContentTypeParser('text/plain');
 
-  app.setErrorHandler((error, request, reply) => {
-    const { error: vigilError, internal } = toVigilError(error);
-    if (internal) request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, vigilError);
-  });
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new VigilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
   );
