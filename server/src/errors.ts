@@ -5,12 +5,14 @@
 export const errorCatalog = {
   validation_failed: { status: 400, title: 'The request is not valid' },
   invalid_json: { status: 400, title: 'The body is not valid JSON' },
+  malformed_request: { status: 400, title: 'The request is not valid HTTP' },
   unauthorized: { status: 401, title: 'Missing, unknown or revoked credentials' },
   forbidden: { status: 403, title: 'These credentials may not use this route' },
   origin_not_allowed: { status: 403, title: 'This page origin may not call the /js endpoints' },
   write_key_not_allowed: { status: 403, title: 'A write key must never be used from a browser' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'The request did not arrive in time' },
   conflict: { status: 409, title: 'Conflict' },
   device_registered_to_other_user: { status: 409, title: 'The device is registered to another user' },
   device_not_registered: { status: 409, title: 'The device is not registered' },
@@ -18,6 +20,7 @@ export const errorCatalog = {
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Content-Type must be application/json' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

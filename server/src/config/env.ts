@@ -49,6 +49,8 @@ export const envSchema = z.object({
   VIGIL_COMMIT_CONCURRENCY: int(1, 64).default(4),
   /** How often key usage (`last_used_at`) is written back, in seconds. */
   VIGIL_KEY_USAGE_FLUSH_SECONDS: int(1, 3600).default(30),
+  /** Seconds a request's headers and body may take to arrive; a slower one is answered 408 and its connection closed. */
+  VIGIL_REQUEST_TIMEOUT_SECONDS: int(1, 3600).default(30),
   /** pino log level. */
   VIGIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Days within which events under two identities (or a refused registration) make a device `multi_user`. */

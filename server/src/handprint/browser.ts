@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { apiKeys } from '@vigil/drizzle/schema';
-import { handleCollect, type CollectResponseBody, type CorsPolicy } from '@vigil/browser/server-kit';
+import { z } from 'zod';
+import { handleCollect, parseCollectRequest, type CollectResponseBody, type CorsPolicy } from '@vigil/browser/server-kit';
 import type { Env } from '../config/env.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { VigilError } from '../errors.js';
 import type { NormalizedEvent } from '../ingest/normalize.js';
+import { storableTree } from '../ingest/storable.js';
+import { validationError } from '../http/problem.js';
 import { applyBrowserToken } from './backend-link.js';
 import { kitProblemError } from './browser-events.js';
 import { DbHandprintProfiles } from './profile-store.js';
@@ -16,6 +19,9 @@ import { loadBrowserSecrets, type BrowserSecrets } from './secrets.js';
  * scope). Its hash is not a SHA-256 hex string, so no presented key can ever authenticate as it.
  */
 export const PAGES_KEY = { id: 'key_js_pages', hash: 'internal:js-pages', name: 'browser pages without a client key (/js/events)' };
+
+/** A validated collection nests at most ~20 levels (component values up to 16); the key count is bounded by the body limit. */
+const storableReading = z.unknown().superRefine(storableTree({ maxDepth: 32, maxKeys: Number.POSITIVE_INFINITY }));
 
 /** Everything the /js routes and the browser_token link need, built once per Vigil. */
 export class BrowserSupport {
@@ -37,6 +43,10 @@ export class BrowserSupport {
 
   /** POST /js/collect: components → handprint (matched against stored profiles), device_id echo, signed token. */
   async collect(input: { body: unknown; origin: string | null; userAgent: string | null }): Promise<CollectResponseBody> {
+    // What the kit accepts is stored (features, device_signals), so it must also be text PostgreSQL can hold.
+    const reading = parseCollectRequest(input.body);
+    const storable = reading.ok ? storableReading.safeParse(reading.value) : undefined;
+    if (storable && !storable.success) throw validationError(storable.error, 'Invalid collection');
     const body = (typeof input.body === 'object' && input.body !== null ? input.body : {}) as Record<string, unknown>;
     const signals = body.device_signals;
     const store = this.profiles.forReading({

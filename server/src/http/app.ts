@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type HTTPMethods } from 'fastify';
 import type { KeyStore } from '../auth/key-store.js';
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
@@ -6,6 +6,7 @@ import type { BrowserSupport } from '../handprint/browser.js';
 import { VigilError } from '../errors.js';
 import type { Ingestor } from '../ingest/ingestor.js';
 import { limits } from '../ingest/limits.js';
+import { answerClientError } from './client-errors.js';
 import type { Metrics } from './metrics.js';
 import { sendProblem, toVigilError } from './problem.js';
 import type { RateLimiter } from './rate-limit/interface.js';
@@ -33,8 +34,15 @@ export interface AppOptions {
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { error: vigilError, internal } = toVigilError(error);
+  if (internal) request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, vigilError);
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const trusted = options.config.env.VIGIL_TRUSTED_PROXIES;
+  const timeoutMs = options.config.env.VIGIL_REQUEST_TIMEOUT_SECONDS * 1000;
   const app = Fastify({
     logger: options.logger,
     // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the socket's address.
@@ -42,17 +50,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: limits.batchBodyBytes,
     // Device ids in paths may be as long as in events (128); longer ones get a 400 from validation, not a 414.
     routerOptions: { maxParamLength: 512 },
+    // Fastify turns Node's request timeout off; without it a client dripping its body holds a connection for ever.
+    requestTimeout: timeoutMs,
+    // Node checks the timeouts on an interval (30 s by default); a finer one keeps the cut close to the setting.
+    http: { requestTimeout: timeoutMs, headersTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, timeoutMs) },
+    clientErrorHandler: answerClientError,
+    // A URL Fastify cannot decode or route (bad percent-encoding, a path segment over maxParamLength).
+    frameworkErrors: (error, request, reply) => answerError(error, request, reply),
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
   // Only JSON bodies are accepted; without this, Fastify would hand text/plain to handlers as a string.
   app.removeContentTypeParser('text/plain');
 
-  app.setErrorHandler((error, request, reply) => {
-    const { error: vigilError, internal } = toVigilError(error);
-    if (internal) request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, vigilError);
-  });
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new VigilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
   );

@@ -1,60 +1,13 @@
 import { z } from 'zod';
 import { limits } from './limits.js';
+import { storableString, storableTree } from './storable.js';
 
-/**
- * PostgreSQL rejects NUL in text and lone UTF-16 surrogates in jsonb; refusing them here turns what would be a
- * database error into a 400 the caller can fix.
- */
-function badString(s: string): string | undefined {
-  if (s.includes('\u0000')) return 'must not contain NUL characters';
-  if (!s.isWellFormed()) return 'must be well-formed Unicode (no lone surrogates)';
-  return undefined;
-}
-
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .superRefine((s, ctx) => {
-      const problem = badString(s);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    });
-
-/** Walks the properties once, checking depth, key count and strings, reporting exact paths. */
-function checkProperties(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  let keys = 0;
-  const visit = (node: unknown, path: (string | number)[], depth: number): void => {
-    if (typeof node === 'string') {
-      const problem = badString(node);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, path });
-      return;
-    }
-    if (node === null || typeof node !== 'object') return;
-    if (depth > limits.propertiesMaxDepth) {
-      ctx.addIssue({ code: 'custom', message: `nesting deeper than ${limits.propertiesMaxDepth} levels`, path });
-      return;
-    }
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, [...path, i], depth + 1));
-      return;
-    }
-    for (const [key, child] of Object.entries(node)) {
-      keys++;
-      const problem = badString(key);
-      if (problem) ctx.addIssue({ code: 'custom', message: `key ${problem}`, path });
-      visit(child, [...path, key], depth + 1);
-    }
-  };
-  visit(value, [], 1);
-  if (keys > limits.propertiesMaxKeys) {
-    ctx.addIssue({ code: 'custom', message: `more than ${limits.propertiesMaxKeys} keys in total`, path: [] });
-  }
-}
+const text = (max: number) => storableString().max(max);
 
 /** Magic properties: keys in `properties` that Vigil reads. Wrong types are 400s, not silent drops. */
 export const magicPropertiesSchema = z.object({
-  ip_address: z.string().max(64).optional().describe('Client IP address (IPv4 or IPv6). Alias: ip.'),
-  ip: z.string().max(64).optional().describe('Alias of ip_address.'),
+  ip_address: text(64).optional().describe('Client IP address (IPv4 or IPv6). Alias: ip.'),
+  ip: text(64).optional().describe('Alias of ip_address.'),
   user_agent: text(limits.userAgentMax).optional().describe("Client user agent; default: the request's User-Agent."),
   device_id: text(limits.idMax).min(1).optional().describe('Device identifier from the Android or browser library.'),
   session_id: text(limits.idMax).min(1).optional().describe('Session identifier, for behaviors grouped by session.'),
@@ -82,7 +35,7 @@ export const eventInputSchema = z
     identity: text(limits.identityMax).min(1).nullish().describe('User identifier (e-mail address, user id, …).'),
     properties: z
       .record(z.string(), z.unknown())
-      .superRefine(checkProperties)
+      .superRefine(storableTree({ maxDepth: limits.propertiesMaxDepth, maxKeys: limits.propertiesMaxKeys }))
       .pipe(magicPropertiesSchema.loose())
       .optional()
       .describe('Caller-chosen properties; magic properties (see MagicProperties) are read by Vigil.'),

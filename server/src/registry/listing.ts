@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { devices, events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
+import { unstorable } from '../ingest/storable.js';
 import type { Registration } from './state.js';
 import type { DeviceStatus } from './views.js';
 
@@ -117,7 +118,8 @@ export function encodeCursor(c: Cursor): string {
 export function decodeCursor(text: string, field = 'cursor'): Cursor {
   try {
     const [s, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
-    if ((s === null || typeof s === 'number') && typeof id === 'string') return { s, id };
+    // The cursor comes back from the caller: its id goes into SQL, so it must be text PostgreSQL accepts.
+    if ((s === null || Number.isFinite(s)) && typeof id === 'string' && !unstorable(id)) return { s: s as number | null, id };
   } catch {
     // Reported below.
   }

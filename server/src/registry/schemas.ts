@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonTreeIssues, storableString } from '../ingest/storable.js';
 
 /** Limits of registry input. Documented in the README and OpenAPI. */
 export const registryLimits = {
@@ -11,39 +12,15 @@ export const registryLimits = {
   metadataMaxBytes: 8 * 1024,
 } as const;
 
-// PostgreSQL refuses NUL in text and lone surrogates in jsonb: refuse them here as a 400 instead.
-const clean = (s: string) => !s.includes('\u0000') && s.isWellFormed();
+export const text = (max: number, what = 'text') => storableString().min(1, `${what} must not be empty`).max(max);
 
-export const text = (max: number, what = 'text') =>
-  z
-    .string()
-    .min(1, `${what} must not be empty`)
-    .max(max)
-    .refine(clean, 'must be well-formed Unicode without NUL characters');
+const metadataLimits = { maxDepth: registryLimits.metadataMaxDepth, maxKeys: registryLimits.metadataMaxKeys };
 
 function checkMetadata(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  let keys = 0;
-  const visit = (node: unknown, path: (string | number)[], depth: number): void => {
-    if (typeof node === 'string') {
-      if (!clean(node)) ctx.addIssue({ code: 'custom', message: 'must be well-formed Unicode without NUL characters', path });
-      return;
-    }
-    if (node === null || typeof node !== 'object') return;
-    if (depth > registryLimits.metadataMaxDepth) {
-      ctx.addIssue({ code: 'custom', message: `nesting deeper than ${registryLimits.metadataMaxDepth} levels`, path });
-      return;
-    }
-    for (const [key, child] of Object.entries(node)) {
-      keys++;
-      if (!clean(key)) ctx.addIssue({ code: 'custom', message: 'key must be well-formed Unicode without NUL characters', path });
-      visit(child, [...path, key], depth + 1);
-    }
-  };
-  visit(value, [], 1);
-  if (keys > registryLimits.metadataMaxKeys) {
-    ctx.addIssue({ code: 'custom', message: `more than ${registryLimits.metadataMaxKeys} keys in total`, path: [] });
-  }
-  if (Buffer.byteLength(JSON.stringify(value)) > registryLimits.metadataMaxBytes) {
+  const issues = jsonTreeIssues(value, metadataLimits);
+  for (const issue of issues) ctx.addIssue({ code: 'custom', ...issue });
+  // Measured only once the depth is known to be small: JSON.stringify recurses and a deep value overflows the stack.
+  if (issues.length === 0 && Buffer.byteLength(JSON.stringify(value)) > registryLimits.metadataMaxBytes) {
     ctx.addIssue({ code: 'custom', message: `larger than ${registryLimits.metadataMaxBytes} bytes`, path: [] });
   }
 }
@@ -87,11 +64,11 @@ export const deviceStatusSchema = z.enum(['unregistered', 'active', 'deactivated
 
 export const listQuerySchema = z
   .object({
-    role: z.string().max(256).optional(),
-    branch: z.string().max(256).optional(),
+    role: storableString().max(256).optional(),
+    branch: storableString().max(256).optional(),
     status: deviceStatusSchema.optional(),
-    user_id: z.string().max(registryLimits.userIdMax).optional(),
-    tag: z.string().max(64).optional(),
+    user_id: storableString().max(registryLimits.userIdMax).optional(),
+    tag: storableString().max(64).optional(),
     sort: z.enum(['device_id', 'last_seen']).default('device_id'),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     cursor: z.string().max(1024).optional(),

@@ -15,6 +15,10 @@ export const JS_LIMITS = {
   eventIdChars: 128,
   propertyKeys: 200,
   propertyDepth: 5,
+  /** Nesting of a component value (the value itself is level 1). */
+  valueDepth: 16,
+  /** Nesting of device_signals: they ride along in the properties of the page's events, one level down. */
+  deviceSignalsDepth: 4,
 } as const;
 
 /** Suggested per-client-IP token buckets (rate per second, burst). 429 with Retry-After above them. */

@@ -49,7 +49,9 @@ export function parseCollectRequest(body: unknown): Parsed<CollectRequest> {
   const signals = body.device_signals;
   if (signals !== undefined && signals !== null) {
     if (!isObj(signals)) errors.push({ path: "device_signals", message: "must be an object" });
-    else if (JSON.stringify(signals).length > JS_LIMITS.deviceSignalsJsonChars) {
+    else if (deeperThan(signals, JS_LIMITS.deviceSignalsDepth)) {
+      errors.push({ path: "device_signals", message: `at most ${JS_LIMITS.deviceSignalsDepth} levels of nesting` });
+    } else if (JSON.stringify(signals).length > JS_LIMITS.deviceSignalsJsonChars) {
       errors.push({ path: "device_signals", message: `at most ${JS_LIMITS.deviceSignalsJsonChars} characters of JSON` });
     }
   }
@@ -148,7 +150,9 @@ function checkComponent(name: string, c: unknown, errors: FieldError[]) {
       errors.push({ path: `${path}.error`, message: `must be a string of at most ${JS_LIMITS.componentErrorChars} characters` });
     }
   } else if ("value" in c) {
-    if (JSON.stringify(c.value ?? null).length > JS_LIMITS.componentJsonChars) {
+    if (deeperThan(c.value, JS_LIMITS.valueDepth)) {
+      errors.push({ path: `${path}.value`, message: `at most ${JS_LIMITS.valueDepth} levels of nesting` });
+    } else if (JSON.stringify(c.value ?? null).length > JS_LIMITS.componentJsonChars) {
       errors.push({ path: `${path}.value`, message: `at most ${JS_LIMITS.componentJsonChars} characters of JSON` });
     }
   } else errors.push({ path, message: "must be {value} or {error}" });
@@ -170,6 +174,21 @@ function checkProperties(props: Record<string, unknown>, path: string, errors: F
   };
   if (!walk(props, 1)) errors.push({ path, message: `at most ${JS_LIMITS.propertyDepth} levels of nesting` });
   if (keys > JS_LIMITS.propertyKeys) errors.push({ path, message: `at most ${JS_LIMITS.propertyKeys} keys` });
+}
+
+/**
+ * Whether a JSON value nests deeper than `limit`, found without recursion. Checked before JSON.stringify measures a
+ * value: stringify recurses, and a value thousands of levels deep would overflow the stack.
+ */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function libraryOf(v: unknown): { name: string; version: string } | null {

@@ -6,6 +6,7 @@ import { postJson, problemMessage } from "./http.js";
 import { randomId, randomUnit } from "./ids.js";
 import { PersistentQueue, type QueuedEvent } from "./queue.js";
 import type { Clock, Collected, FetchLike, KeyValueStore, RandomBytes, Signals, TrackResult } from "./types.js";
+import { clip } from "./clip.js";
 
 export interface CoreOptions {
   endpoints: Endpoints;
@@ -259,7 +260,7 @@ export function createCore(options: CoreOptions): VigilCore {
 
   return {
     identify(value) {
-      identity = typeof value === "string" && value.length > 0 ? value.slice(0, MAX_IDENTITY) : undefined;
+      identity = typeof value === "string" && value.length > 0 ? clip(value, MAX_IDENTITY) : undefined;
     },
     track: (event, properties) =>
       track(event, properties).catch(

@@ -1,4 +1,5 @@
 import type { Components } from "../sources/types.js";
+import { clip } from "../core/clip.js";
 
 /**
  * Automation evidence. Each check is `true` (evidence found), `false` (looked, found none) or `null` (could not
@@ -112,7 +113,7 @@ export async function collectDeviceSignals(components: Components): Promise<Devi
         values[name] = await check(components);
       } catch (error) {
         values[name] = null;
-        errors[name] = error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200);
+        errors[name] = clip(error instanceof Error ? error.message : String(error), 200);
       }
     }),
   );

@@ -1,4 +1,5 @@
 import type { Component, Components, Source } from "./types.js";
+import { clip } from "../core/clip.js";
 
 export interface RunOptions {
   /** Per-source limit; a source still pending after it is recorded as `{error: "timeout after …"}`. */
@@ -75,5 +76,5 @@ export function describeError(error: unknown): string {
       text = "unknown error";
     }
   }
-  return (text || "unknown error").slice(0, 200);
+  return clip(text || "unknown error", 200);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SupervisorStore } from '../../auth/supervisor-store.js';
 import { VigilError } from '../../errors.js';
+import { storableString } from '../../ingest/storable.js';
 import type { RateLimiter } from '../rate-limit/interface.js';
 import { authenticateSupervisor, requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
 import { parse } from './devices.js';
@@ -14,7 +15,7 @@ export interface AuthRouteDeps extends SupervisorGuardDeps {
 }
 
 export const loginBody = z
-  .object({ username: z.string().min(1).max(64), password: z.string().min(1).max(1024) })
+  .object({ username: storableString().min(1).max(64), password: z.string().min(1).max(1024) })
   .strict();
 
 /**

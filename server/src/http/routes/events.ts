@@ -47,9 +47,6 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
     const results = await Promise.all(
       parsed.data.events.map(async (item, i): Promise<BatchResult> => {
         try {
-          if (Buffer.byteLength(JSON.stringify(item)) > limits.eventBodyBytes) {
-            throw new VigilError('payload_too_large', `events[${i}] is larger than ${limits.eventBodyBytes} bytes`);
-          }
           return { status: 200, insights: await ingestOne(deps, item, ctx, `events.${i}`) };
         } catch (error) {
           const failure = error instanceof VigilError ? error : new VigilError('internal', 'An internal error occurred');
@@ -87,6 +84,11 @@ function context(request: FastifyRequest, idempotencyKey: string | undefined): R
 async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContext, prefix = ''): Promise<Insights> {
   const parsed = eventInputSchema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, 'Invalid event', prefix);
+  // A batch item gets the single-event limit. Measured only after validation has bounded its nesting: JSON.stringify
+  // recurses, and an item nested thousands of levels deep would overflow the stack.
+  if (prefix && Buffer.byteLength(JSON.stringify(parsed.data)) > limits.eventBodyBytes) {
+    throw new VigilError('payload_too_large', `${prefix} is larger than ${limits.eventBodyBytes} bytes`);
+  }
   const event = normalizeEvent(parsed.data, ctx);
   await deps.browser.linkBackendEvent(event);
   try {

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * Why PostgreSQL would refuse (or silently alter) this string, else undefined. It refuses U+0000 in text and jsonb;
+ * a lone surrogate is refused by jsonb (JSON.stringify writes it as a `\ud800` escape) and turned into U+FFFD in
+ * text. Events are written in group commits, one jsonb parameter per batch, so one such string would fail the
+ * commit of every event it travels with: it must be refused at the edge.
+ */
+export function unstorable(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'must not contain NUL characters';
+  if (!s.isWellFormed()) return 'must be well-formed Unicode (no lone surrogates)';
+  return undefined;
+}
+
+/** A zod string that PostgreSQL stores as given (chain `.min`/`.max` after it). */
+export const storableString = () =>
+  z.string().superRefine((s, ctx) => {
+    const problem = unstorable(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export interface TreeLimits {
+  /** Containers nested deeper than this are refused; the root is level 1. */
+  maxDepth: number;
+  /** Object keys across every level. */
+  maxKeys: number;
+}
+
+type Path = (string | number)[];
+export interface TreeIssue {
+  path: Path;
+  message: string;
+}
+
+/** Enough to act on; a body full of bad strings should not produce a response as large as itself. */
+const MAX_ISSUES = 20;
+
+/**
+ * Problems of a parsed JSON value that would be stored: strings and keys PostgreSQL refuses, nesting and key
+ * count over the limits. Iterative, and it never descends past `maxDepth`, so no input can exhaust the stack.
+ * A bad key is reported at its parent's path, so the answer never carries the key itself.
+ */
+export function jsonTreeIssues(root: unknown, limits: TreeLimits): TreeIssue[] {
+  const issues: TreeIssue[] = [];
+  let keys = 0;
+  const stack: { node: unknown; path: Path; depth: number }[] = [{ node: root, path: [], depth: 1 }];
+  while (stack.length > 0 && issues.length < MAX_ISSUES) {
+    const { node, path, depth } = stack.pop()!;
+    if (typeof node === 'string') {
+      const problem = unstorable(node);
+      if (problem) issues.push({ path, message: problem });
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limits.maxDepth) {
+      issues.push({ path, message: `nesting deeper than ${limits.maxDepth} levels` });
+      continue;
+    }
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: [...path, i], depth: depth + 1 });
+      continue;
+    }
+    const entries = Object.entries(node);
+    keys += entries.length;
+    for (const [key, child] of entries.reverse()) {
+      const problem = unstorable(key);
+      if (problem) issues.push({ path, message: `key ${problem}` });
+      else stack.push({ node: child, path: [...path, key], depth: depth + 1 });
+    }
+  }
+  if (keys > limits.maxKeys) issues.push({ path: [], message: `more than ${limits.maxKeys} keys in total` });
+  return issues.slice(0, MAX_ISSUES);
+}
+
+/** `jsonTreeIssues` as a zod refinement, for `.superRefine` on the object that holds the tree. */
+export const storableTree =
+  (limits: TreeLimits) =>
+  (value: unknown, ctx: z.RefinementCtx): void => {
+    for (const issue of jsonTreeIssues(value, limits)) ctx.addIssue({ code: 'custom', ...issue });
+  };
