@@ -21,6 +21,8 @@ for pkg in drizzle server clients/node clients/browser console bench; do
   fi
 done
 [ -x clients/android/test.sh ] && suite clients/android clients/android/test.sh
+# Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script).
+suite fuzz bash .ci/fuzz.sh
 
 echo
 echo "suites: ${#passed[@]} passed, ${#failed[@]} failed"

@@ -6,12 +6,13 @@ cd "$(dirname "$0")/.."
 source .ci/bootstrap.sh
 
 # Debian packages the suites need: PostgreSQL for the integration suites, Chromium for browser tests,
-# a JDK and Maven for the Android library.
+# a JDK and Maven for the Android library, Python's venv for the fuzz suite's Schemathesis.
 missing=()
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || missing+=(postgresql)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "test: installing ${missing[*]}" >&2
   apt_install "${missing[@]}"
