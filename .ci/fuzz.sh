@@ -76,12 +76,15 @@ fi
 if grep -q '^{.*"level":50' "$WORK/server.log"; then
   say "the server logged these errors (one line per kind):"
   grep '^{.*"level":50' "$WORK/server.log" | node -e '
-    const seen = new Set();
-    require("readline").createInterface({ input: process.stdin }).on("line", (l) => {
-      const e = JSON.parse(l);
-      const what = `${e.msg}: ${e.err?.type ?? ""} ${(e.err?.message ?? "").slice(0, 200)}`;
-      if (!seen.has(what)) { seen.add(what); console.error("  " + what); }
-    });'
+    const kinds = new Map();
+    require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+      const e = JSON.parse(line);
+      const stack = e.err?.stack ?? "";
+      // A failed query is known by its cause (PostgreSQL's words); anything else by where it was thrown.
+      const cause = stack.match(/caused by: (.*)/)?.[1] ?? stack.match(/\n\s+at (?!JSON\.)(.*)/)?.[1] ?? "";
+      const kind = `${e.msg}: ${e.err?.type ?? "?"}: ${(e.err?.message ?? "").split("\n")[0].slice(0, 70)} (${cause.slice(0, 160)})`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }).on("close", () => { for (const [kind, n] of kinds) console.error(`  ${n} × ${kind}`); });'
 fi
 [ "$status" = 0 ] && say "passed: no 5xx and every answer as documented"
 exit "$status"

@@ -121,6 +121,7 @@ export function buildOpenApi(): Record<string, unknown> {
               'The problem type',
               responseSchema(z.object({ type: z.string(), status: z.number().int(), title: z.string() })),
             ),
+            '400': problem('A path that is not valid percent-encoded UTF-8.'),
             '404': problem('No such problem type'),
           },
         },

@@ -14,6 +14,7 @@ const ifNoneMatch = { name: 'If-None-Match', in: 'header', required: false, sche
 const scriptResponses = {
   '200': script('The library (window.Vigil)'),
   '304': { description: 'Not modified (If-None-Match)' },
+  '400': problem('A malformed request (a header or path the HTTP parser refuses).'),
   '503': problem('The browser library is not built.'),
 };
 
