@@ -22,6 +22,8 @@ for pkg in drizzle server clients/node clients/browser console bench; do
 done
 [ -x clients/android/test.sh ] && suite clients/android clients/android/test.sh
 [ -x clients/python/test.sh ] && suite clients/python clients/python/test.sh
+# Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script).
+suite fuzz bash .ci/fuzz.sh
 
 echo
 echo "suites: ${#passed[@]} passed, ${#failed[@]} failed"

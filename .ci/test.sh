@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 source .ci/bootstrap.sh
 
 # Debian packages the suites need: PostgreSQL for the integration suites, Chromium for browser tests,
-# a JDK and Maven for the Android library, Python 3 with venv for the Python library.
+# a JDK and Maven for the Android library, Python 3 with venv for the Python library and the fuzz suite.
 missing=()
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || missing+=(postgresql)
 command -v chromium >/dev/null || missing+=(chromium)
@@ -15,8 +15,8 @@ command -v chromium >/dev/null || missing+=(chromium)
 [ -d /usr/share/fonts/truetype/liberation ] || missing+=(fonts-liberation)
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || missing+=(maven)
-# Python 3 with venv for the Python library's suite (Debian splits venv/ensurepip into python3-venv).
-python3 -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3 python3-venv)
+# Debian splits venv/ensurepip out of python3 into python3-venv.
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3 python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "test: installing ${missing[*]}" >&2
   apt_install "${missing[@]}"

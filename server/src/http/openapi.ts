@@ -1,48 +1,47 @@
 import { z } from 'zod';
-import { errorCatalog } from '../errors.js';
 import { insightsSchema } from '../ingest/insights.js';
 import { limits } from '../ingest/limits.js';
 import { batchInputSchema, eventInputSchema, magicPropertiesSchema } from '../ingest/schema.js';
 import { honeypotEventSchema } from '../ingest/honeypot.js';
-import { jsOpenApiPaths } from './js/openapi.js';
+import { jsOpenApi } from './js/openapi.js';
+import { guarded, jsonBody, ok, problem, problemBodySchema, problems, ref, requestSchema, responseSchema, withBody } from './openapi-kit.js';
 import { registryOpenApi } from './registry-openapi.js';
 
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+/** The answer to a HoneypotEvent: the insights under `honey`, the behaviour counters also as `dynamic_features`. */
+const honeypotAnswerSchema = z.object({
+  honey: insightsSchema.extend({ dynamic_features: insightsSchema.shape.behaviors.describe('Same as behaviors.') }),
+});
 
-const problemSchema = {
+const eventErrors = problems([...withBody, ...guarded], {
+  401: 'Missing, unknown or revoked key (with WWW-Authenticate: Bearer).',
+  403: 'A key of the wrong kind.',
+  429: 'Per-key rate limit exceeded; see Retry-After.',
+  503: 'The event could not be stored; retry with the same event_id.',
+});
+
+const batchAnswer = {
   type: 'object',
-  required: ['type', 'title', 'status', 'detail', 'code'],
+  required: ['results'],
+  additionalProperties: false,
   properties: {
-    type: { type: 'string', description: 'URI reference /problems/{code}' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string', enum: Object.keys(errorCatalog) },
-    errors: {
+    results: {
       type: 'array',
-      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        oneOf: [
+          { type: 'object', required: ['status', 'insights'], additionalProperties: false, properties: { status: { const: 200 }, insights: ref('Insights') } },
+          { type: 'object', required: ['status', 'error'], additionalProperties: false, properties: { status: { type: 'integer' }, error: ref('Problem') } },
+        ],
+      },
     },
   },
 };
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-
-const errorResponses = {
-  '400': problem('Invalid JSON or fields; `errors` lists each {path, message}.'),
-  '401': problem('Missing, unknown or revoked key (with WWW-Authenticate: Bearer).'),
-  '403': problem('A key of the wrong kind.'),
-  '413': problem(`Body larger than allowed.`),
-  '415': problem('Content-Type is not application/json.'),
-  '429': problem('Per-key rate limit exceeded; see Retry-After.'),
-  '503': problem('The event could not be stored; retry with the same event_id.'),
-};
+const text = (description: string, type: string) => ({ description, content: { [type]: { schema: { type: 'string' } } } });
 
 /** OpenAPI 3.1 built from the same zod schemas that validate requests, so the two cannot disagree. */
 export function buildOpenApi(): Record<string, unknown> {
   const registry = registryOpenApi();
+  const js = jsOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -64,33 +63,24 @@ export function buildOpenApi(): Record<string, unknown> {
           description: 'A write key sent the way the Honeypot SDKs send theirs (POST /events only); X-API-Secret is accepted and ignored.',
         },
         ...registry.securitySchemes,
+        ...js.securitySchemes,
       },
       schemas: {
-        Event: json(eventInputSchema),
-        MagicProperties: json(magicPropertiesSchema),
-        EventBatch: json(batchInputSchema),
-        HoneypotEvent: json(honeypotEventSchema),
-        HoneypotAnswer: {
-          type: 'object',
-          required: ['honey'],
-          description: 'The answer to a HoneypotEvent: the insights, with behaviors also as dynamic_features.',
-          properties: {
-            honey: {
-              allOf: [
-                { $ref: '#/components/schemas/Insights' },
-                { type: 'object', properties: { dynamic_features: { type: 'object', description: 'Same as behaviors.' } } },
-              ],
-            },
-          },
-        },
-        Insights: z.toJSONSchema(insightsSchema, { io: 'output', unrepresentable: 'any' }),
-        Problem: problemSchema,
+        Event: requestSchema(eventInputSchema),
+        MagicProperties: requestSchema(magicPropertiesSchema),
+        EventBatch: requestSchema(batchInputSchema),
+        HoneypotEvent: requestSchema(honeypotEventSchema),
+        HoneypotAnswer: responseSchema(honeypotAnswerSchema),
+        Insights: responseSchema(insightsSchema),
+        Problem: responseSchema(problemBodySchema),
         ...registry.schemas,
+        ...js.schemas,
       },
     },
     paths: {
       '/events': {
         post: {
+          operationId: 'postEvent',
           summary: 'Send one event and get insights',
           description:
             'Stored before it is answered. A repeat with the same event_id (or Idempotency-Key) under the same key returns the first response. ' +
@@ -100,63 +90,59 @@ export function buildOpenApi(): Record<string, unknown> {
           parameters: [
             { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: limits.idMax } },
           ],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/Event' }, { $ref: '#/components/schemas/HoneypotEvent' }] } },
-            },
-          },
+          requestBody: jsonBody({ anyOf: [ref('Event'), ref('HoneypotEvent')] }),
           responses: {
             '200': {
-              description: 'Insights (HoneypotAnswer for a HoneypotEvent)',
-              content: {
-                'application/json': {
-                  schema: { oneOf: [{ $ref: '#/components/schemas/Insights' }, { $ref: '#/components/schemas/HoneypotAnswer' }] },
-                },
-              },
+              ...ok('Insights (HoneypotAnswer for a HoneypotEvent)', { anyOf: [ref('Insights'), ref('HoneypotAnswer')] }),
+              links: Object.fromEntries(
+                ['getDeviceRegistration', 'registerDevice', 'getDevice'].map((id) => [id, { operationId: id, parameters: { device_id: '$response.body#/device_id' } }]),
+              ),
             },
-            ...errorResponses,
+            ...eventErrors,
           },
         },
       },
       '/events/batch': {
         post: {
+          operationId: 'postEventBatch',
           summary: `Send 1 to ${limits.batchMaxEvents} events; one result per item, in order`,
           security: [{ writeKey: [] }, { clientKey: [] }],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/EventBatch' } } } },
+          requestBody: jsonBody(ref('EventBatch')),
+          responses: { '200': ok('Per-item results: {status: 200, insights} or {status: 4xx/5xx, error: Problem}', batchAnswer), ...eventErrors },
+        },
+      },
+      ...js.paths,
+      ...registry.paths,
+      '/healthz': {
+        get: { operationId: 'healthz', summary: 'Liveness', responses: { '200': ok('Alive', responseSchema(z.object({ status: z.literal('ok') }))) } },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'readyz',
+          summary: 'Readiness (database reachable)',
           responses: {
-            '200': {
-              description: 'Per-item results: {status: 200, insights} or {status: 4xx/5xx, error: Problem}',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    properties: {
-                      results: {
-                        type: 'array',
-                        items: {
-                          type: 'object',
-                          properties: {
-                            status: { type: 'integer' },
-                            insights: { $ref: '#/components/schemas/Insights' },
-                            error: { $ref: '#/components/schemas/Problem' },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            ...errorResponses,
+            '200': ok('Ready', responseSchema(z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }))),
+            '503': problem('Database unreachable'),
           },
         },
       },
-      ...jsOpenApiPaths(),
-      ...registry.paths,
-      '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'Alive' } } } },
-      '/readyz': { get: { summary: 'Readiness (database reachable)', responses: { '200': { description: 'Ready' }, '503': problem('Database unreachable') } } },
-      '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format' } } } },
+      '/metrics': { get: { operationId: 'metrics', summary: 'Prometheus metrics', responses: { '200': text('Text exposition format', 'text/plain') } } },
+      '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { '200': ok('OpenAPI 3.1', { type: 'object' }) } } },
+      '/problems/{code}': {
+        get: {
+          operationId: 'problemType',
+          summary: 'What a problem type means',
+          parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': ok(
+              'The problem type',
+              responseSchema(z.object({ type: z.string(), status: z.number().int(), title: z.string() })),
+            ),
+            '400': problem('A path that is not valid percent-encoded UTF-8.'),
+            '404': problem('No such problem type'),
+          },
+        },
+      },
     },
   };
 }

@@ -6,6 +6,7 @@ import { currentTagsOf, devicesById, listDevices, type DevicePageRequest, type D
 import { refusalError } from './refusals.js';
 import type { RegistryRepository } from './repository.js';
 import type { Command } from './state.js';
+import type { SupervisorDeviceView } from './view-schemas.js';
 import { auditView } from './views.js';
 
 export const supervisorActor = (p: Principal): Actor => ({ kind: 'supervisor', id: p.supervisor.id, name: p.supervisor.username });
@@ -13,7 +14,7 @@ export const supervisorActor = (p: Principal): Actor => ({ kind: 'supervisor', i
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** A device as the supervisor REST API answers it. */
-export function deviceView(d: DeviceSummary, tags: string[]) {
+export function deviceView(d: DeviceSummary, tags: string[]): SupervisorDeviceView {
   const r = d.registration;
   return {
     device_id: d.deviceId,
@@ -33,7 +34,7 @@ export function deviceView(d: DeviceSummary, tags: string[]) {
   };
 }
 
-export type DeviceView = ReturnType<typeof deviceView>;
+export type DeviceView = SupervisorDeviceView;
 
 /** What the supervisor REST routes do, over the repository and the listing queries. */
 export class SupervisorDevices {

@@ -1,6 +1,7 @@
 import type { RegistryAuditRow } from '@vigil/drizzle/schema';
 import type { DeviceInfo } from '../ingest/insights.js';
 import type { Registration } from './state.js';
+import type { AuditRecordView, RegistrationStatusView, RegistrationView } from './view-schemas.js';
 
 export type DeviceStatus = 'unregistered' | 'active' | 'deactivated';
 
@@ -21,7 +22,7 @@ export function deviceInfoOf(r: Registration | null): Partial<DeviceInfo> {
 }
 
 /** The spec's DeviceRegistration, answered by POST /devices/{id}/register. */
-export function registrationResult(r: Registration) {
+export function registrationResult(r: Registration): RegistrationView {
   return {
     device_id: r.deviceId,
     user_id: r.userId,
@@ -32,7 +33,7 @@ export function registrationResult(r: Registration) {
 }
 
 /** Registration status as the Android library reads it (GET /devices/{id}/registration, device deactivate). */
-export function registrationStatus(deviceId: string, r: Registration | null) {
+export function registrationStatus(deviceId: string, r: Registration | null): RegistrationStatusView {
   return {
     device_id: deviceId,
     is_registered: r !== null,
@@ -47,16 +48,17 @@ export function registrationStatus(deviceId: string, r: Registration | null) {
   };
 }
 
-export function auditView(a: RegistryAuditRow) {
+export function auditView(a: RegistryAuditRow): AuditRecordView {
   return {
     id: a.id,
-    action: a.action,
+    // Written only by the registry, from these values (see the column's comment).
+    action: a.action as AuditRecordView['action'],
     device_id: a.deviceId,
     from_user: a.fromUser,
     to_user: a.toUser,
     reason: a.reason,
     by: a.by,
-    actor: { kind: a.actorKind, id: a.actorId, name: a.actorName },
+    actor: { kind: a.actorKind as AuditRecordView['actor']['kind'], id: a.actorId, name: a.actorName },
     metadata: a.metadata,
     at: a.at.toISOString(),
   };
