@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { devices, events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
+import { cappedCount } from '../db/capped-count.js';
 import type { Registration } from './state.js';
 import type { DeviceStatus } from './views.js';
 
@@ -150,7 +151,9 @@ export async function listDevices(db: Queryable, request: DevicePageRequest): Pr
   };
 }
 
-export async function countDevices(db: Queryable, filter: DeviceFilter): Promise<number> {
+/** With `cap`, reads at most that many devices and refuses to count more (see cappedCount). */
+export async function countDevices(db: Queryable, filter: DeviceFilter, cap: number | null = null): Promise<number> {
+  if (cap !== null) return cappedCount(db, from(db, shapeOf(filter), { one: sql`1` }).where(and(...conditions(filter))) as never, cap, 'devices totalCount');
   const [row] = await from(db, shapeOf(filter), { n: sql<number>`count(*)::int` }).where(and(...conditions(filter)));
   return Number((row as unknown as { n: number }).n);
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, getTableColumns, gte, inArray, lt, lte, or, sql, type SQ
 import { events, type EventRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { decodeCursor, encodeCursor } from '../registry/listing.js';
+import { cappedCount } from '../db/capped-count.js';
 
 export interface EventFilter {
   deviceId?: string | null | undefined;
@@ -54,7 +55,9 @@ export async function listEvents(db: Queryable, filter: EventFilter, limit: numb
   };
 }
 
-export async function countEvents(db: Queryable, filter: EventFilter): Promise<number> {
+/** With `cap`, reads at most that many events and refuses to count more (see cappedCount). */
+export async function countEvents(db: Queryable, filter: EventFilter, cap: number | null = null): Promise<number> {
+  if (cap !== null) return cappedCount(db, db.select({ one: sql`1` }).from(events).where(and(...conditions(filter))) as never, cap, 'events totalCount');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...conditions(filter)));
   return Number(row?.n ?? 0);
 }
