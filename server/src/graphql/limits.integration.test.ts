@@ -60,6 +60,9 @@ describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.e.totalCount).toBe(5);
     expect(res.body.data.d.totalCount).toBeGreaterThanOrEqual(1000);
+    // A count is priced once, not once per item of the page.
+    const page = await gql('{ devices(first: 500) { totalCount nodes { id } } }');
+    expect(page.body.errors).toBeUndefined();
   });
 
   it('refuses 2,600 aliases of me (over 10,000 selected fields) with a 400, not a 500', async () => {
@@ -106,8 +109,10 @@ describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
     const heavy = aliases(30, 'devices(first: 100) { totalCount nodes { id registration { userId } currentTags } }');
     const report = gql(heavy);
     const posts = Array.from({ length: 40 }, (_, i) => server.post('/events', { event: 'login', identity: `flow-${i}`, properties: { device_id: `lim-01${i}` } }));
+    const health = server.get('/healthz', { key: null });
     const answers = await Promise.all(posts);
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    expect((await health).status).toBe(200);
     const res = await report;
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.a29.nodes).toHaveLength(100);

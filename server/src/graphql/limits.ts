@@ -38,7 +38,11 @@ export function measure(operation: OperationDefinitionNode, fragments: ReadonlyM
   const walk = (set: SelectionSetNode | undefined, depth: number, introspection: readonly string[] | null, seen: ReadonlySet<string>): void => {
     if (!set) return;
     for (const sel of set.selections) {
-      if (++shape.nodes > stopAt) return;
+      if (shape.nodes >= stopAt) {
+        shape.nodes = stopAt + 1;
+        return;
+      }
+      shape.nodes++;
       if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet, depth, introspection, seen);
       else if (sel.kind === Kind.FRAGMENT_SPREAD) {
         if (!seen.has(sel.name.value)) walk(fragments.get(sel.name.value)?.selectionSet, depth, introspection, new Set([...seen, sel.name.value]));
