@@ -48,7 +48,7 @@ export const envSchema = z.object({
   /** statement_timeout of those reporting connections, ms: a longer read is cancelled with `query_too_expensive`. */
   VIGIL_REPORTING_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
   /** Embedded database only (it has no statement_timeout): the most rows one reporting statement may read. */
-  VIGIL_REPORTING_MAX_SCAN_ROWS: int(100, 1_000_000_000).default(500_000),
+  VIGIL_REPORTING_MAX_SCAN_ROWS: int(100, 1_000_000_000).default(200_000),
   /** GraphQL operations costing at least VIGIL_GRAPHQL_EXPENSIVE_COST one principal may run at once; more get 429. */
   VIGIL_GRAPHQL_MAX_CONCURRENT: int(1, 1000).default(2),
   VIGIL_GRAPHQL_EXPENSIVE_COST: int(1, 1_000_000).default(5_000),
