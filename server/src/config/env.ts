@@ -50,7 +50,8 @@ export const envSchema = z.object({
   /** Embedded database only (it has no statement_timeout): the most rows one reporting statement may read. */
   VIGIL_REPORTING_MAX_SCAN_ROWS: int(100, 1_000_000_000).default(200_000),
   /** GraphQL operations costing at least VIGIL_GRAPHQL_EXPENSIVE_COST one principal may run at once; more get 429. */
-  VIGIL_GRAPHQL_MAX_CONCURRENT: int(1, 1000).default(2),
+  VIGIL_GRAPHQL_MAX_CONCURRENT: int(1, 1000).default(4),
+  /** Cost from which a GraphQL operation counts as expensive (5,000: about five million rows read). */
   VIGIL_GRAPHQL_EXPENSIVE_COST: int(1, 1_000_000).default(5_000),
   /** Whether signed-in principals may introspect the GraphQL schema (`__schema`, `__type`). */
   VIGIL_GRAPHQL_INTROSPECTION: z

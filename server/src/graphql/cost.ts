@@ -8,7 +8,7 @@ import type { TableRows } from '../reporting/estimates.js';
  * the planner's estimate, at least SCAN_FLOOR, so a handful of them fit in one operation and hundreds never do.
  */
 export const MAX_COST = 50_000;
-export const ROWS_PER_COST = 100;
+export const ROWS_PER_COST = 1_000;
 export const SCAN_FLOOR = 500;
 /** The events an indexed equality filter (deviceId, identity) is assumed to read. */
 export const INDEXED_ROWS = 1_000;
@@ -95,7 +95,7 @@ export function tooExpensive(message: string): GraphQLError {
 const n = (x: number) => x.toLocaleString('en');
 
 export function overBudget(cost: number, max: number, scans: readonly Scan[]): GraphQLError {
-  const reads = scans.length > 0 ? ` It reads ${n(scans.length)} times (${[...new Set(scans.map((s) => s.field))].join(', ')}), each costing what it may read (1 per ${ROWS_PER_COST} rows, at least ${SCAN_FLOOR}).` : '';
+  const reads = scans.length > 0 ? ` It reads ${n(scans.length)} times (${[...new Set(scans.map((s) => s.field))].join(', ')}), each costing what it may read (1 per ${n(ROWS_PER_COST)} rows, at least ${SCAN_FLOOR}).` : '';
   return tooExpensive(`Query costs ${n(cost)}; the limit is ${n(max)} (over by ${n(cost - max)}).${reads} Ask for fewer items, fields, counts or summaries, or narrow the filters.`);
 }
 
