@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { devices, events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
@@ -161,9 +161,11 @@ export async function countDevices(db: Queryable, filter: DeviceFilter, cap: num
 /** Summaries of given devices (for `device(id)`), unknown ids omitted. */
 export async function devicesById(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, DeviceSummary>> {
   if (deviceIds.length === 0) return new Map();
-  const ids = sql.join(deviceIds.map((id) => sql`${id}`), sql`, `);
-  const rows = await from(db, 'all', fields).where(sql`${deviceIdExpr} IN (${ids})`);
-  return new Map(rows.map((r) => [r.deviceId, toSummary(r)]));
+  const ids = [...deviceIds];
+  // Two index lookups: a condition on the full join's COALESCE(device_id) would read both tables whole.
+  const registered = await from(db, 'registered', fields).where(inArray(registrations.deviceId, ids));
+  const seenOnly = await from(db, 'unregistered', fields).where(and(inArray(devices.deviceId, ids), isNull(registrations.deviceId)));
+  return new Map([...registered, ...seenOnly].map((r) => [r.deviceId, toSummary(r)]));
 }
 
 type Row = { [K in keyof typeof fields]: unknown };
