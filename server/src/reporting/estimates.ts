@@ -21,26 +21,39 @@ async function plannedRows(db: Queryable, table: string): Promise<number> {
   return Math.max(0, Math.round(plan[0].Plan['Plan Rows']));
 }
 
-/** Table sizes for the GraphQL cost model, read at most once per `maxAgeMs` (tables grow, never in a moment). */
+/**
+ * Table sizes for the GraphQL cost model, read again at most once per `maxAgeMs` (tables grow, never in a moment).
+ * Only the first operation waits for them: later ones are priced with the last sizes while new ones are read, so
+ * a busy reporting pool never holds up pricing.
+ */
 export class RowEstimates {
-  private cached: { at: number; rows: Promise<TableRows> } | undefined;
+  private last: TableRows | undefined;
+  private first: Promise<TableRows> | undefined;
+  private readAt = 0;
 
   constructor(
     private readonly db: Queryable,
     private readonly maxAgeMs = 10_000,
   ) {}
 
-  current(now = Date.now()): Promise<TableRows> {
-    if (!this.cached || now - this.cached.at > this.maxAgeMs) {
-      const rows = (async () => {
-        const out = {} as TableRows;
-        for (const table of TABLES) out[table] = await plannedRows(this.db, table);
-        return out;
-      })();
-      this.cached = { at: now, rows };
-      // A failed read is not kept: the next operation asks again.
-      rows.catch(() => (this.cached = undefined));
+  async current(now = Date.now()): Promise<TableRows> {
+    if (this.last === undefined) {
+      this.first ??= this.read(now).finally(() => (this.first = undefined));
+      return this.first;
     }
-    return this.cached.rows;
+    if (now - this.readAt > this.maxAgeMs) {
+      this.readAt = now;
+      // A failed read keeps the last sizes; the next stale operation asks again.
+      this.read(now).catch(() => (this.readAt = 0));
+    }
+    return this.last;
+  }
+
+  private async read(now: number): Promise<TableRows> {
+    const rows = {} as TableRows;
+    for (const table of TABLES) rows[table] = await plannedRows(this.db, table);
+    this.last = rows;
+    this.readAt = now;
+    return rows;
   }
 }
