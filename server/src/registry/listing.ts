@@ -217,16 +217,21 @@ function toSummary(raw: Row): DeviceSummary {
   };
 }
 
-/** Tags of each device's latest event, one query for a whole page. */
+/** Tags of each device's latest event, one query for a whole page: one index probe per device, not all its events. */
 export async function currentTagsOf(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(deviceIds.map((id) => [id, []]));
   if (deviceIds.length === 0) return out;
-  const ids = sql.join(deviceIds.map((id) => sql`${id}`), sql`, `);
-  const rows = await db
-    .selectDistinctOn([events.deviceId], { deviceId: events.deviceId, tags: events.tags })
+  const latest = db
+    .select({ deviceId: events.deviceId, tags: events.tags })
     .from(events)
-    .where(sql`${events.deviceId} IN (${ids})`)
-    .orderBy(events.deviceId, desc(events.occurredAt), desc(events.id));
+    .where(sql`${events.deviceId} = q.k`)
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(1)
+    .as('latest');
+  const rows = await db
+    .select({ deviceId: latest.deviceId, tags: latest.tags })
+    .from(sql`json_array_elements_text(${JSON.stringify(deviceIds)}::json) AS q(k)`)
+    .crossJoinLateral(latest);
   for (const r of rows) if (r.deviceId) out.set(r.deviceId, r.tags);
   return out;
 }

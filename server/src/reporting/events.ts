@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { events, type EventRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { decodeCursor, encodeCursor } from '../registry/listing.js';
@@ -62,20 +62,29 @@ export async function countEvents(db: Queryable, filter: EventFilter, cap: numbe
   return Number(row?.n ?? 0);
 }
 
-/** The latest `limit` events of each device, in one query for a whole page of devices. */
+/**
+ * The latest `limit` events of each device, in one query for a whole page of devices. Each device's events are
+ * read newest first from its (device_id, occurred_at) index and stop at `limit`, so a device with millions of
+ * events costs what the page asks for, not what the device has sent.
+ */
 export async function recentEventsOf(db: Queryable, deviceIds: readonly string[], limit: number): Promise<Map<string, EventSummary[]>> {
   const out = new Map<string, EventSummary[]>(deviceIds.map((id) => [id, []]));
   if (deviceIds.length === 0) return out;
-  const ranked = db
-    .select({
-      ...summaryColumns,
-      rank: sql<number>`row_number() OVER (PARTITION BY ${events.deviceId} ORDER BY ${events.occurredAt} DESC, ${events.id} DESC)`.as('rank'),
-    })
+  const latest = db
+    .select(summaryColumns)
     .from(events)
-    .where(inArray(events.deviceId, [...deviceIds]))
-    .as('ranked');
-  const rows = await db.select().from(ranked).where(lte(ranked.rank, limit));
-  for (const { rank: _rank, ...e } of rows) out.get(e.deviceId!)?.push(e as EventSummary);
+    .where(sql`${events.deviceId} = q.k`)
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(limit)
+    .as('latest');
+  const fields = Object.fromEntries(Object.keys(summaryColumns).map((k) => [k, latest[k as keyof typeof summaryColumns]])) as {
+    [K in keyof typeof summaryColumns]: (typeof latest)[K];
+  };
+  const rows = await db
+    .select(fields)
+    .from(sql`json_array_elements_text(${JSON.stringify(deviceIds)}::json) AS q(k)`)
+    .crossJoinLateral(latest);
+  for (const event of rows) out.get(event.deviceId!)?.push(event);
   for (const list of out.values()) list.sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || (a.id < b.id ? 1 : -1));
   return out;
 }
