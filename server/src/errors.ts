@@ -19,6 +19,7 @@ export const errorCatalog = {
   device_deactivated: { status: 409, title: 'The device is deactivated; a supervisor must reactivate it' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Content-Type must be application/json' },
+  query_too_expensive: { status: 400, title: 'The query would read more than a limit allows' },
   rate_limited: { status: 429, title: 'Too many requests' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal error' },
@@ -53,6 +54,12 @@ export class VigilError extends Error {
   get status(): number {
     return errorCatalog[this.code].status;
   }
+}
+
+/** The VigilError behind an error: itself, or one it was caused by (a driver wraps what its pool threw). */
+export function vigilCause(error: unknown): VigilError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof VigilError) return e;
+  return undefined;
 }
 
 /** RFC 9457 problem details, plus `code` (the catalog key) and field `errors` for validation. */

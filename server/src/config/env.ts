@@ -43,6 +43,21 @@ export const envSchema = z.object({
   VIGIL_RATE_LIMIT_BURST: int(1, 10_000_000).default(2000),
   /** node-postgres pool size. */
   VIGIL_DB_POOL_SIZE: int(1, 200).default(10),
+  /** PostgreSQL connections for GraphQL and /api reads, apart from ingestion's pool (VIGIL_DB_POOL_SIZE). */
+  VIGIL_DB_REPORTING_POOL_SIZE: int(1, 100).default(3),
+  /** statement_timeout of those reporting connections, ms: a longer read is cancelled with `query_too_expensive`. */
+  VIGIL_REPORTING_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
+  /** Embedded database only (it has no statement_timeout): the most rows one reporting statement may read. */
+  VIGIL_REPORTING_MAX_SCAN_ROWS: int(100, 1_000_000_000).default(200_000),
+  /** GraphQL operations costing at least VIGIL_GRAPHQL_EXPENSIVE_COST one principal may run at once; more get 429. */
+  VIGIL_GRAPHQL_MAX_CONCURRENT: int(1, 1000).default(4),
+  /** Cost from which a GraphQL operation counts as expensive (5,000: about five million rows read). */
+  VIGIL_GRAPHQL_EXPENSIVE_COST: int(1, 1_000_000).default(5_000),
+  /** Whether signed-in principals may introspect the GraphQL schema (`__schema`, `__type`). */
+  VIGIL_GRAPHQL_INTROSPECTION: z
+    .enum(['true', 'false', '1', '0', 'on', 'off'])
+    .transform((v) => ['true', '1', 'on'].includes(v))
+    .default(true),
   /** Most events written in one group commit. */
   VIGIL_COMMIT_BATCH_MAX: int(1, 5000).default(500),
   /** Group commits that may run at once (PGlite always uses 1: it has one connection). */

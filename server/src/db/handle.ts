@@ -15,6 +15,11 @@ export type Driver = 'postgres' | 'pglite';
 export interface DatabaseHandle {
   readonly driver: Driver;
   readonly db: Db;
+  /**
+   * Where GraphQL and /api reads run, so they cannot take ingestion's connections: on PostgreSQL a separate, smaller
+   * pool whose statements time out; on PGlite the one connection, one reporting statement queued at a time.
+   */
+  readonly reporting: Db;
   /** How many group commits are worth running at once (PGlite: one connection, so 1). */
   readonly maxConcurrency: number;
   /** Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). */

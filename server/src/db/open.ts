@@ -4,6 +4,8 @@ import * as schema from '@vigil/drizzle/schema';
 import type { Env } from '../config/env.js';
 import type { DatabaseHandle, Db } from './handle.js';
 import { lockDataDir } from './lock.js';
+import { oneAtATime } from './one-at-a-time.js';
+import { reportingPool } from './reporting-pool.js';
 
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
 const MIGRATION_LOCK_KEY = 0x76_69_67_69; // "vigi"
@@ -26,6 +28,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema }) as unknown as Db;
+  const reporting = reportingPool(pg, { connectionString: url, max: env.VIGIL_DB_REPORTING_POOL_SIZE, statement_timeout: env.VIGIL_REPORTING_STATEMENT_TIMEOUT_MS });
   if (options.migrate) {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const client = await pool.connect();
@@ -41,6 +44,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
   return {
     driver: 'postgres',
     db,
+    reporting: drizzle(reporting, { schema }) as unknown as Db,
     maxConcurrency: Math.max(1, Math.min(env.VIGIL_COMMIT_CONCURRENCY, env.VIGIL_DB_POOL_SIZE - 1)),
     async listen(channel, onMessage, onLost) {
       const client = new pg.Client({ connectionString: url });
@@ -58,7 +62,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
       await pool.query('SELECT 1');
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), reporting.end()]);
     },
   };
 }
@@ -78,6 +82,9 @@ async function openPglite(env: Env, options: OpenOptions): Promise<DatabaseHandl
     return {
       driver: 'pglite',
       db,
+      // Statements on the one connection run in arrival order: one reporting statement in the queue at a time lets
+      // group commits in between, where a burst of reporting statements would all run before the next commit.
+      reporting: drizzle({ client: oneAtATime(client), schema }) as unknown as Db,
       maxConcurrency: 1,
       async listen(channel, onMessage) {
         return client.listen(channel, onMessage);

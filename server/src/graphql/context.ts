@@ -23,15 +23,19 @@ export interface GraphqlContext {
   principal: Principal;
   services: GraphqlServices;
   loaders: Loaders;
+  /** Rows a totalCount may read before it is refused (embedded database: no statement timeout); null: no cap. */
+  countCap: number | null;
   /** Throws `forbidden` (extensions.code) unless the caller's role has the permission. */
   require(permission: Permission): void;
 }
 
-export function createContext(principal: Principal, services: GraphqlServices): GraphqlContext {
+export function createContext(principal: Principal, services: GraphqlServices, countCap: number | null = null): GraphqlContext {
   return {
     principal,
     services,
-    loaders: createLoaders(services.database.db),
+    // Reads go to the reporting connections, never ingestion's (see DatabaseHandle.reporting).
+    loaders: createLoaders(services.database.reporting),
+    countCap,
     require: (permission) => requirePermission(principal, permission),
   };
 }

@@ -2,7 +2,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { errorCatalog, problemType, VigilError, type ErrorCode } from '../errors.js';
+import { errorCatalog, problemType, VigilError, vigilCause, type ErrorCode } from '../errors.js';
 
 // Apollo's own codes for requests that are not valid GraphQL, mapped onto the one catalog.
 const apolloCodes: Record<string, ErrorCode> = {
@@ -21,7 +21,8 @@ const apolloCodes: Record<string, ErrorCode> = {
  * and show no detail.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  const original = vigilCause(unwrapped) ?? unwrapped;
   const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
   const extensionsOf = (code: ErrorCode, errors?: unknown) => ({
     code,
@@ -32,6 +33,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (original instanceof VigilError) {
     return { ...base, message: original.message, extensions: extensionsOf(original.code, original.errors) };
   }
+  // A validation rule's own code (a limit) survives Apollo's GRAPHQL_VALIDATION_FAILED wrapper.
+  const inner = error instanceof GraphQLError && error.originalError instanceof GraphQLError ? error.originalError.extensions?.code : undefined;
+  if (typeof inner === 'string' && inner in errorCatalog) return { ...base, extensions: extensionsOf(inner as ErrorCode) };
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && code in errorCatalog) return { ...base, extensions: extensionsOf(code as ErrorCode) };
   if (typeof code === 'string' && apolloCodes[code]) return { ...base, extensions: extensionsOf(apolloCodes[code]!) };
@@ -46,7 +50,7 @@ export function logInternalErrors(app: FastifyInstance): ApolloServerPlugin {
         async didEncounterErrors({ errors }) {
           for (const error of errors) {
             const original = unwrapResolverError(error);
-            const expected = original instanceof VigilError || (original instanceof GraphQLError && original.extensions?.code !== undefined);
+            const expected = vigilCause(original) !== undefined || (original instanceof GraphQLError && original.extensions?.code !== undefined);
             if (!expected) app.log.error({ err: original }, 'GraphQL operation failed');
           }
         },

@@ -1,27 +1,46 @@
 import { ApolloServer } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
+import type { Env } from '../config/env.js';
 import { requireSupervisor, type SupervisorGuardDeps } from '../http/supervisor-guard.js';
+import { RowEstimates } from '../reporting/estimates.js';
+import { ConcurrencyLimit } from './concurrency.js';
 import { createContext, type GraphqlContext, type GraphqlServices } from './context.js';
+import { MAX_COST } from './cost.js';
+import { costLimit } from './cost-limit.js';
 import { formatError, logInternalErrors } from './errors.js';
-import { complexityLimit, depthLimit, MAX_COMPLEXITY, MAX_DEPTH } from './limits.js';
+import { MAX_DEPTH, MAX_NODES, MAX_TOKENS, selectionLimits } from './limits.js';
 import { vigilSchema } from './schema.js';
 
-export type GraphqlRouteDeps = GraphqlServices & SupervisorGuardDeps;
+export type GraphqlRouteDeps = GraphqlServices & SupervisorGuardDeps & { config: { env: Env } };
 
 /**
  * GraphQL at /graphql (GET and POST) on the same Fastify server. Credentials are checked before GraphQL runs,
  * exactly as for /api: keys and unknown tokens never reach a resolver. Role checks happen per field.
  */
 export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps): Promise<void> {
+  const env = deps.config.env;
   const schema = await vigilSchema();
+  // The embedded database cannot cancel a running statement, so reads there are bounded by rows instead of time.
+  const maxScanRows = deps.database.driver === 'pglite' ? env.VIGIL_REPORTING_MAX_SCAN_ROWS : null;
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
     formatError,
-    validationRules: [depthLimit(MAX_DEPTH)],
+    parseOptions: { maxTokens: MAX_TOKENS },
+    validationRules: [selectionLimits({ maxDepth: MAX_DEPTH, maxNodes: MAX_NODES })],
     // Not fastifyApolloDrainPlugin: it closes Fastify from apollo.stop(), and Fastify's onClose stops Apollo.
-    plugins: [complexityLimit(schema, MAX_COMPLEXITY), logInternalErrors(app)],
-    introspection: true,
+    plugins: [
+      costLimit({
+        schema,
+        estimates: new RowEstimates(deps.database.reporting),
+        maxCost: MAX_COST,
+        maxScanRows,
+        expensiveCost: env.VIGIL_GRAPHQL_EXPENSIVE_COST,
+        concurrency: new ConcurrencyLimit(env.VIGIL_GRAPHQL_MAX_CONCURRENT),
+      }),
+      logInternalErrors(app),
+    ],
+    introspection: env.VIGIL_GRAPHQL_INTROSPECTION,
     includeStacktraceInErrorResponses: false,
     // `vigil serve` owns SIGINT/SIGTERM and shuts down in order; Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
@@ -32,6 +51,6 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
     method: ['GET', 'POST'],
     url: '/graphql',
     preHandler: requireSupervisor(deps, 'read'),
-    handler: fastifyApolloHandler(apollo, { context: async (request) => createContext(request.principal!, deps) }),
+    handler: fastifyApolloHandler(apollo, { context: async (request) => createContext(request.principal!, deps, maxScanRows) }),
   });
 }

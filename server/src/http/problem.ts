@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { ZodError } from 'zod';
-import { VigilError, toProblem, type ErrorCode, type FieldError } from '../errors.js';
+import { VigilError, toProblem, vigilCause, type ErrorCode, type FieldError } from '../errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -62,6 +62,8 @@ const byStatus: Record<number, ErrorCode> = {
 /** Any error reaching the edge becomes a VigilError; unknown failures become `internal` with no detail. */
 export function toVigilError(error: unknown): { error: VigilError; internal: boolean } {
   if (error instanceof VigilError) return { error, internal: false };
+  const cause = vigilCause(error);
+  if (cause) return { error: cause, internal: false };
   const fe = error as Partial<FastifyError>;
   const code = (fe.code && fastifyCodes[fe.code]) ?? (fe.statusCode && fe.statusCode < 500 ? byStatus[fe.statusCode] : undefined);
   if (code) {

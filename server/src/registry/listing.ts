@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { devices, events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
 import { unstorable } from '../ingest/storable.js';
+import { cappedCount } from '../db/capped-count.js';
 import type { Registration } from './state.js';
 import type { DeviceStatus } from './views.js';
 
@@ -152,7 +153,9 @@ export async function listDevices(db: Queryable, request: DevicePageRequest): Pr
   };
 }
 
-export async function countDevices(db: Queryable, filter: DeviceFilter): Promise<number> {
+/** With `cap`, reads at most that many devices and refuses to count more (see cappedCount). */
+export async function countDevices(db: Queryable, filter: DeviceFilter, cap: number | null = null): Promise<number> {
+  if (cap !== null) return cappedCount(db, from(db, shapeOf(filter), { one: sql`1` }).where(and(...conditions(filter))) as never, cap, 'devices totalCount');
   const [row] = await from(db, shapeOf(filter), { n: sql<number>`count(*)::int` }).where(and(...conditions(filter)));
   return Number((row as unknown as { n: number }).n);
 }
@@ -160,9 +163,11 @@ export async function countDevices(db: Queryable, filter: DeviceFilter): Promise
 /** Summaries of given devices (for `device(id)`), unknown ids omitted. */
 export async function devicesById(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, DeviceSummary>> {
   if (deviceIds.length === 0) return new Map();
-  const ids = sql.join(deviceIds.map((id) => sql`${id}`), sql`, `);
-  const rows = await from(db, 'all', fields).where(sql`${deviceIdExpr} IN (${ids})`);
-  return new Map(rows.map((r) => [r.deviceId, toSummary(r)]));
+  const ids = [...deviceIds];
+  // Two index lookups: a condition on the full join's COALESCE(device_id) would read both tables whole.
+  const registered = await from(db, 'registered', fields).where(inArray(registrations.deviceId, ids));
+  const seenOnly = await from(db, 'unregistered', fields).where(and(inArray(devices.deviceId, ids), isNull(registrations.deviceId)));
+  return new Map([...registered, ...seenOnly].map((r) => [r.deviceId, toSummary(r)]));
 }
 
 type Row = { [K in keyof typeof fields]: unknown };
@@ -214,16 +219,21 @@ function toSummary(raw: Row): DeviceSummary {
   };
 }
 
-/** Tags of each device's latest event, one query for a whole page. */
+/** Tags of each device's latest event, one query for a whole page: one index probe per device, not all its events. */
 export async function currentTagsOf(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(deviceIds.map((id) => [id, []]));
   if (deviceIds.length === 0) return out;
-  const ids = sql.join(deviceIds.map((id) => sql`${id}`), sql`, `);
-  const rows = await db
-    .selectDistinctOn([events.deviceId], { deviceId: events.deviceId, tags: events.tags })
+  const latest = db
+    .select({ deviceId: events.deviceId, tags: events.tags })
     .from(events)
-    .where(sql`${events.deviceId} IN (${ids})`)
-    .orderBy(events.deviceId, desc(events.occurredAt), desc(events.id));
+    .where(sql`${events.deviceId} = q.k`)
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(1)
+    .as('latest');
+  const rows = await db
+    .select({ deviceId: latest.deviceId, tags: latest.tags })
+    .from(sql`json_array_elements_text(${JSON.stringify(deviceIds)}::json) AS q(k)`)
+    .crossJoinLateral(latest);
   for (const r of rows) if (r.deviceId) out.set(r.deviceId, r.tags);
   return out;
 }

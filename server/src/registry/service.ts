@@ -43,16 +43,17 @@ export class SupervisorDevices {
     private readonly registry: RegistryRepository,
   ) {}
 
+  // Reads run on the reporting connections (DatabaseHandle.reporting): a slow listing never holds ingestion's.
   async list(request: DevicePageRequest) {
-    const page = await listDevices(this.database.db, request);
-    const tags = await currentTagsOf(this.database.db, page.devices.map((d) => d.deviceId));
+    const page = await listDevices(this.database.reporting, request);
+    const tags = await currentTagsOf(this.database.reporting, page.devices.map((d) => d.deviceId));
     return { devices: page.devices.map((d) => deviceView(d, tags.get(d.deviceId) ?? [])), next_cursor: page.nextCursor };
   }
 
   async one(deviceId: string): Promise<DeviceView> {
-    const found = (await devicesById(this.database.db, [deviceId])).get(deviceId);
+    const found = (await devicesById(this.database.reporting, [deviceId])).get(deviceId);
     if (!found) throw new VigilError('not_found', `No device ${deviceId}`);
-    const tags = await currentTagsOf(this.database.db, [deviceId]);
+    const tags = await currentTagsOf(this.database.reporting, [deviceId]);
     return deviceView(found, tags.get(deviceId) ?? []);
   }
 

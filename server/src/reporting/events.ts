@@ -1,7 +1,8 @@
-import { and, desc, eq, getTableColumns, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { events, type EventRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { decodeCursor, encodeCursor } from '../registry/listing.js';
+import { cappedCount } from '../db/capped-count.js';
 
 export interface EventFilter {
   deviceId?: string | null | undefined;
@@ -54,25 +55,36 @@ export async function listEvents(db: Queryable, filter: EventFilter, limit: numb
   };
 }
 
-export async function countEvents(db: Queryable, filter: EventFilter): Promise<number> {
+/** With `cap`, reads at most that many events and refuses to count more (see cappedCount). */
+export async function countEvents(db: Queryable, filter: EventFilter, cap: number | null = null): Promise<number> {
+  if (cap !== null) return cappedCount(db, db.select({ one: sql`1` }).from(events).where(and(...conditions(filter))) as never, cap, 'events totalCount');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...conditions(filter)));
   return Number(row?.n ?? 0);
 }
 
-/** The latest `limit` events of each device, in one query for a whole page of devices. */
+/**
+ * The latest `limit` events of each device, in one query for a whole page of devices. Each device's events are
+ * read newest first from its (device_id, occurred_at) index and stop at `limit`, so a device with millions of
+ * events costs what the page asks for, not what the device has sent.
+ */
 export async function recentEventsOf(db: Queryable, deviceIds: readonly string[], limit: number): Promise<Map<string, EventSummary[]>> {
   const out = new Map<string, EventSummary[]>(deviceIds.map((id) => [id, []]));
   if (deviceIds.length === 0) return out;
-  const ranked = db
-    .select({
-      ...summaryColumns,
-      rank: sql<number>`row_number() OVER (PARTITION BY ${events.deviceId} ORDER BY ${events.occurredAt} DESC, ${events.id} DESC)`.as('rank'),
-    })
+  const latest = db
+    .select(summaryColumns)
     .from(events)
-    .where(inArray(events.deviceId, [...deviceIds]))
-    .as('ranked');
-  const rows = await db.select().from(ranked).where(lte(ranked.rank, limit));
-  for (const { rank: _rank, ...e } of rows) out.get(e.deviceId!)?.push(e as EventSummary);
+    .where(sql`${events.deviceId} = q.k`)
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(limit)
+    .as('latest');
+  const fields = Object.fromEntries(Object.keys(summaryColumns).map((k) => [k, latest[k as keyof typeof summaryColumns]])) as {
+    [K in keyof typeof summaryColumns]: (typeof latest)[K];
+  };
+  const rows = await db
+    .select(fields)
+    .from(sql`json_array_elements_text(${JSON.stringify(deviceIds)}::json) AS q(k)`)
+    .crossJoinLateral(latest);
+  for (const event of rows) out.get(event.deviceId!)?.push(event);
   for (const list of out.values()) list.sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || (a.id < b.id ? 1 : -1));
   return out;
 }

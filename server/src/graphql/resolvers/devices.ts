@@ -5,7 +5,8 @@ import { deviceIdParam, registryLimits, text } from '../../registry/schemas.js';
 import type { Command } from '../../registry/state.js';
 import { validationError } from '../../http/problem.js';
 import type { GraphqlContext } from '../context.js';
-import { perItem } from '../limits.js';
+import { connectionCost, deviceRows, perItem } from '../cost.js';
+import { storable } from './text-args.js';
 import { AuditRecord, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
 import { DeviceSortEnum } from '../types/enums.js';
 import { Event } from '../types/event.js';
@@ -31,15 +32,15 @@ const toFilter = (f: DeviceFilter | null | undefined): Filter => ({
 
 @Resolver(() => DeviceConnection)
 export class DeviceConnectionResolver {
-  @FieldResolver(() => Int)
+  @FieldResolver(() => Int, { complexity: 0 })
   async totalCount(@Root() connection: DeviceConnectionSource, @Ctx() ctx: GraphqlContext): Promise<number> {
-    return countDevices(ctx.services.database.db, connection.filter);
+    return countDevices(ctx.services.database.reporting, connection.filter, ctx.countCap);
   }
 }
 
 @Resolver(() => Device)
 export class DeviceResolver {
-  @Query(() => DeviceConnection, { description: 'Devices (seen, registered or both), filtered and paged.', complexity: perItem(50) })
+  @Query(() => DeviceConnection, { description: 'Devices (seen, registered or both), filtered and paged.', complexity: connectionCost('devices', 50, deviceRows) })
   async devices(
     @Ctx() ctx: GraphqlContext,
     @Arg('filter', () => DeviceFilter, { nullable: true }) filter: DeviceFilter | null,
@@ -49,8 +50,8 @@ export class DeviceResolver {
   ): Promise<DeviceConnectionSource> {
     ctx.require('read');
     const limit = pageSize(first);
-    const query = toFilter(filter);
-    const page = await listDevices(ctx.services.database.db, { filter: query, sort: sort as 'device_id' | 'last_seen', limit, cursor: after ?? undefined });
+    const query = toFilter(storable(filter, 'filter'));
+    const page = await listDevices(ctx.services.database.reporting, { filter: query, sort: sort as 'device_id' | 'last_seen', limit, cursor: after ?? undefined });
     const edges = page.devices.map((d) => {
       // The listing already read each registration: prime the loader so fields resolve without a query.
       ctx.loaders.registration.prime(d.deviceId, d.registration);
@@ -64,7 +65,7 @@ export class DeviceResolver {
   @Query(() => Device, { nullable: true, description: 'One device by its device_id; null when unknown.' })
   async device(@Ctx() ctx: GraphqlContext, @Arg('id', () => ID) id: string): Promise<Device | null> {
     ctx.require('read');
-    const found = await ctx.loaders.device.load(id);
+    const found = await ctx.loaders.device.load(storable(id, 'id'));
     return found ? toDevice(found) : null;
   }
 

@@ -1,7 +1,8 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { countEvents, listEvents, type EventFilter as Filter } from '../../reporting/events.js';
 import type { GraphqlContext } from '../context.js';
-import { perItem } from '../limits.js';
+import { connectionCost, eventRows } from '../cost.js';
+import { storable } from './text-args.js';
 import { EventConnection, EventFilter } from '../types/event.js';
 import { toEvent } from './mapping.js';
 import { pageSize, connection } from './paging.js';
@@ -10,7 +11,7 @@ type EventConnectionSource = EventConnection & { filter: Filter };
 
 @Resolver(() => EventConnection)
 export class EventResolver {
-  @Query(() => EventConnection, { description: 'Stored events, newest first, filtered and paged.', complexity: perItem(50) })
+  @Query(() => EventConnection, { description: 'Stored events, newest first, filtered and paged.', complexity: connectionCost('events', 50, eventRows) })
   async events(
     @Ctx() ctx: GraphqlContext,
     @Arg('filter', () => EventFilter, { nullable: true }) filter: EventFilter | null,
@@ -18,14 +19,14 @@ export class EventResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
   ): Promise<EventConnectionSource> {
     ctx.require('read');
-    const query: Filter = { ...(filter ?? {}) };
-    const page = await listEvents(ctx.services.database.db, query, pageSize(first), after);
+    const query: Filter = { ...(storable(filter, 'filter') ?? {}) };
+    const page = await listEvents(ctx.services.database.reporting, query, pageSize(first), after);
     const edges = page.events.map((e, i) => ({ cursor: page.cursors[i]!, node: toEvent(e) }));
     return connection(edges, page.nextCursor, after, query);
   }
 
-  @FieldResolver(() => Int)
+  @FieldResolver(() => Int, { complexity: 0 })
   async totalCount(@Root() connection: EventConnectionSource, @Ctx() ctx: GraphqlContext): Promise<number> {
-    return countEvents(ctx.services.database.db, connection.filter);
+    return countEvents(ctx.services.database.reporting, connection.filter, ctx.countCap);
   }
 }

@@ -1,0 +1,25 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/**
+ * The PGlite client as drizzle uses it (`query`, `exec`, `transaction`), but with at most one call of this view
+ * queued or running at a time, each started on a fresh turn of the event loop. PGlite runs a statement on the
+ * event loop itself, and statements chained from promise callbacks follow one another without letting any I/O in:
+ * a reporting query of many statements would hold off every request (ingestion, /healthz) until its last one. One
+ * at a time, each after a turn, lets group commits and new requests in between. Calls through the client itself
+ * (ingestion) are not held back.
+ */
+export function oneAtATime(client: PGlite): PGlite {
+  let tail: Promise<unknown> = Promise.resolve();
+  const queued = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = tail.then(nextTurn).then(run);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+  const view = {
+    query: (...args: Parameters<PGlite['query']>) => queued(() => client.query(...args)),
+    exec: (...args: Parameters<PGlite['exec']>) => queued(() => client.exec(...args)),
+    transaction: (...args: Parameters<PGlite['transaction']>) => queued(() => client.transaction(...args)),
+  };
+  return view as unknown as PGlite;
+}
