@@ -6,7 +6,7 @@ import { collectBody } from '../test-support/browser-readings.js';
 import { testDrivers } from '../test-support/databases.js';
 import { request, startTestVigil, type TestResponse, type TestVigil } from '../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
-import { unstorable } from '../ingest/storable.js';
+import { unstorable } from '../db/safe-text.js';
 import { toVigilError } from './problem.js';
 
 /** Strings PostgreSQL refuses: NUL anywhere, and lone surrogates (jsonb refuses them, text would mangle them). */

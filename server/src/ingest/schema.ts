@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { limits } from './limits.js';
-import { storableString, storableTree } from './storable.js';
+import { storableString } from '../db/safe-text.js';
+import { storableTree } from './storable.js';
 
 const text = (max: number) => storableString().max(max);
 

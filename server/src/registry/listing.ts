@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-
 import { devices, events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
-import { unstorable } from '../ingest/storable.js';
+import { unstorable } from '../db/safe-text.js';
 import { cappedCount } from '../db/capped-count.js';
 import type { Registration } from './state.js';
 import type { DeviceStatus } from './views.js';

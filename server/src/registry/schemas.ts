@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { jsonTreeIssues, storableString } from '../ingest/storable.js';
+import { storableString } from '../db/safe-text.js';
+import { jsonTreeIssues } from '../ingest/storable.js';
 
 /** Limits of registry input. Documented in the README and OpenAPI. */
 export const registryLimits = {

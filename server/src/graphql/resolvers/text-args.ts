@@ -1,4 +1,4 @@
-import { isStorableText, STORABLE_TEXT_MESSAGE } from '../../db/safe-text.js';
+import { unstorable } from '../../db/safe-text.js';
 import { VigilError } from '../../errors.js';
 
 /**
@@ -6,16 +6,14 @@ import { VigilError } from '../../errors.js';
  * reach a query: `path` names the argument, and an input object's string fields are checked one by one.
  */
 export function storable<T>(value: T, path: string): T {
-  const bad: string[] = [];
-  if (typeof value === 'string') {
-    if (!isStorableText(value)) bad.push(path);
-  } else if (value && typeof value === 'object') {
-    for (const [key, field] of Object.entries(value)) if (typeof field === 'string' && !isStorableText(field)) bad.push(`${path}.${key}`);
-  }
-  if (bad.length > 0) {
-    throw new VigilError('validation_failed', `Invalid ${bad.join(', ')}: ${STORABLE_TEXT_MESSAGE}`, {
-      errors: bad.map((p) => ({ path: p, message: STORABLE_TEXT_MESSAGE })),
-    });
+  const fields: [string, unknown][] =
+    typeof value === 'string' ? [[path, value]] : value && typeof value === 'object' ? Object.entries(value).map(([k, v]) => [`${path}.${k}`, v]) : [];
+  const errors = fields.flatMap(([p, v]) => {
+    const message = typeof v === 'string' ? unstorable(v) : undefined;
+    return message ? [{ path: p, message }] : [];
+  });
+  if (errors.length > 0) {
+    throw new VigilError('validation_failed', `Invalid ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, { errors });
   }
   return value;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SupervisorStore } from '../../auth/supervisor-store.js';
 import { VigilError } from '../../errors.js';
-import { storableString } from '../../ingest/storable.js';
+import { storableString } from '../../db/safe-text.js';
 import type { RateLimiter } from '../rate-limit/interface.js';
 import { authenticateSupervisor, requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
 import { parse } from './devices.js';
