@@ -6,12 +6,10 @@ import { accountHistory, recordAccountChange, type AccountAuditEntry, type Actor
 import { generatePassword, hashPassword } from './password.js';
 import type { SupervisorRole } from './roles.js';
 import { toSupervisor, type CredentialListing, type Supervisor, type SupervisorStore } from './supervisor-store.js';
+import { tokenExpiry, type TokenExpiry } from './token-expiry.js';
 
 /** Serialises changes to accounts across processes, so two admins cannot each demote the other at once. */
 const ACCOUNTS_LOCK = 0x76_61_63_63; // "vacc"
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** The longest expiry a token may be given in days (a hundred years: "never" is 0). */
-export const MAX_TOKEN_DAYS = 36_500;
 
 export interface AccountsOptions {
   database: DatabaseHandle;
@@ -20,15 +18,6 @@ export interface AccountsOptions {
   defaultTokenTtlDays: number;
   now?: () => Date;
 }
-
-/** When a new token expires: at most one of the two; neither takes the configured default. */
-export interface TokenExpiry {
-  expiresAt?: Date | null;
-  /** 0: never. */
-  expiresInDays?: number | null;
-}
-
-const invalid = (path: string, message: string) => new VigilError('validation_failed', `${path} ${message}`, { errors: [{ path, message }] });
 
 /**
  * What an admin does to accounts (from GraphQL, the console or the CLI): create, disable, enable, delete, reset a
@@ -109,7 +98,7 @@ export class Accounts {
   }
 
   async createToken(actor: Actor, username: string, name: string, expiry: TokenExpiry = {}) {
-    const expiresAt = this.tokenExpiry(expiry);
+    const expiresAt = tokenExpiry(expiry, this.options.defaultTokenTtlDays, this.now());
     return this.change(username, async (tx, row) => {
       const token = await this.options.supervisors.createToken(row.id, name, expiresAt, tx);
       await recordAccountChange(tx, actor, 'create_token', row, { token_id: token.id, name, expires_at: expiresAt?.toISOString() ?? null });
@@ -143,20 +132,6 @@ export class Accounts {
 
   history(options: { username?: string; limit: number }): Promise<AccountAuditEntry[]> {
     return accountHistory(this.db, options);
-  }
-
-  /** The expiry of a new token: an explicit date (in the future), a number of days (0: never) or the default. */
-  tokenExpiry(expiry: TokenExpiry): Date | null {
-    const { expiresAt, expiresInDays } = expiry;
-    const now = this.now();
-    if (expiresAt != null && expiresInDays != null) throw invalid('expiresAt', 'and expiresInDays exclude each other; give one');
-    if (expiresAt != null) {
-      if (Number.isNaN(expiresAt.getTime()) || expiresAt <= now) throw invalid('expiresAt', 'must be in the future');
-      return expiresAt;
-    }
-    const days = expiresInDays ?? this.options.defaultTokenTtlDays;
-    if (!Number.isInteger(days) || days < 0 || days > MAX_TOKEN_DAYS) throw invalid('expiresInDays', `must be a whole number from 0 (never) to ${MAX_TOKEN_DAYS}`);
-    return days === 0 ? null : new Date(now.getTime() + days * DAY_MS);
   }
 
   private change<T>(username: string, work: (tx: Tx, row: SupervisorRow) => Promise<T>): Promise<T> {

@@ -145,11 +145,12 @@ export class SupervisorStore {
       .limit(1);
     if (!row) return { ok: false, reason: 'unknown' };
     const { credential } = row;
+    // The account row is read with the credential on every request, so disabling applies at once in every process.
+    // It is reported first: it says most about why, and what to do.
+    if (row.supervisor.disabledAt) return { ok: false, reason: 'disabled', kind: credential.kind };
     if (credential.revokedAt) return { ok: false, reason: 'revoked', kind: credential.kind };
     const now = this.now();
     if (credential.expiresAt && credential.expiresAt <= now) return { ok: false, reason: 'expired', kind: credential.kind };
-    // The account row is read with the credential on every request, so disabling applies at once in every process.
-    if (row.supervisor.disabledAt) return { ok: false, reason: 'disabled', kind: credential.kind };
     if (!credential.lastUsedAt || now.getTime() - credential.lastUsedAt.getTime() >= USAGE_RESOLUTION_MS) {
       await this.database.db.update(supervisorCredentials).set({ lastUsedAt: now }).where(eq(supervisorCredentials.id, credential.id));
     }
