@@ -124,10 +124,10 @@ export class Accounts {
     });
   }
 
-  /** Tokens or sessions of every account, or of one (not_found when it does not exist). */
-  async credentials(kind: 'token' | 'session', username?: string): Promise<CredentialListing[]> {
+  /** Tokens or sessions of every account, or of one (not_found when it does not exist); `active`: usable ones only. */
+  async credentials(kind: 'token' | 'session', username?: string, active = false): Promise<CredentialListing[]> {
     if (username !== undefined && !(await this.options.supervisors.byUsername(username))) throw new VigilError('not_found', `No supervisor ${username}`);
-    return this.options.supervisors.credentials({ kind, username });
+    return this.options.supervisors.credentials({ kind, username, active });
   }
 
   history(options: { username?: string; limit: number }): Promise<AccountAuditEntry[]> {

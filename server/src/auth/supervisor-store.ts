@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { supervisorCredentials, supervisors } from '@vigil/drizzle/schema';
 import type { DatabaseHandle, Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
@@ -91,8 +91,8 @@ export class SupervisorStore {
     return (await this.database.db.select().from(supervisors).orderBy(asc(supervisors.username))).map(toSupervisor);
   }
 
-  async byUsername(username: string, db: Queryable = this.database.db): Promise<Supervisor | undefined> {
-    const [row] = await db.select().from(supervisors).where(eq(supervisors.username, username)).limit(1);
+  async byUsername(username: string): Promise<Supervisor | undefined> {
+    const [row] = await this.database.db.select().from(supervisors).where(eq(supervisors.username, username)).limit(1);
     return row ? toSupervisor(row) : undefined;
   }
 
@@ -170,11 +170,21 @@ export class SupervisorStore {
     return this.credentials({ kind: 'token', id });
   }
 
-  /** Tokens or sessions, newest first: all of them, one (`id`) or one account's (`username`). */
-  async credentials(filter: { kind: 'token' | 'session'; id?: string; username?: string }, db: Queryable = this.database.db): Promise<CredentialListing[]> {
-    const conditions: SQL[] = [eq(supervisorCredentials.kind, filter.kind)];
+  /**
+   * Tokens or sessions, newest first: all of them, one (`id`) or one account's (`username`); `active` leaves out the
+   * revoked and expired ones (every sign-in adds a session, so the full list only grows).
+   */
+  async credentials(
+    filter: { kind: 'token' | 'session'; id?: string; username?: string; active?: boolean },
+    db: Queryable = this.database.db,
+  ): Promise<CredentialListing[]> {
+    const conditions: (SQL | undefined)[] = [eq(supervisorCredentials.kind, filter.kind)];
     if (filter.id !== undefined) conditions.push(eq(supervisorCredentials.id, filter.id));
     if (filter.username !== undefined) conditions.push(eq(supervisors.username, filter.username));
+    if (filter.active) {
+      const now = this.now();
+      conditions.push(isNull(supervisorCredentials.revokedAt), or(isNull(supervisorCredentials.expiresAt), gt(supervisorCredentials.expiresAt, now)));
+    }
     const rows = await db
       .select({ credential: supervisorCredentials, username: supervisors.username })
       .from(supervisorCredentials)
@@ -192,10 +202,6 @@ export class SupervisorStore {
       lastUsedAt: c.lastUsedAt,
       revokedAt: c.revokedAt,
     }));
-  }
-
-  async token(id: string): Promise<CredentialListing | undefined> {
-    return (await this.tokens(id))[0];
   }
 }
 

@@ -162,6 +162,13 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
     expect(revoked.body.data.revokeSession.revokedAt).not.toBeNull();
     expect((await me(first.token)).status).toBe(401);
     expect((await me(second.token)).status).toBe(200);
+    // Only the sessions that still work, when asked: expired and ended ones are left out.
+    const third = await openSession(server, target);
+    await server.database.db.update(supervisorCredentials).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(supervisorCredentials.id, third.id));
+    const active = await admin('query ($u: String) { sessions(username: $u, active: true) { id } }', { u: target.username });
+    expect(active.body.data.sessions).toEqual([{ id: second.id }]);
+    const all = await admin('query ($u: String) { sessions(username: $u) { id } }', { u: target.username });
+    expect(all.body.data.sessions).toHaveLength(3);
 
     const tokens = await admin('query ($u: String) { tokens(username: $u) { id username createdAt expiresAt lastUsedAt revokedAt } }', { u: target.username });
     expect(tokens.body.data.tokens).toEqual([

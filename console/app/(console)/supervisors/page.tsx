@@ -24,7 +24,8 @@ export default async function SupervisorsPage() {
   const { supervisors, tokens, sessions, accountAudit } = await withSession((token) => listSupervisors(token));
   const now = new Date();
   const expired = (at: string | null) => at !== null && new Date(at) <= now;
-  const openSessions = sessions.filter((s) => !s.revokedAt && !expired(s.expiresAt));
+  // The server sends usable sessions only; one may have expired since.
+  const openSessions = sessions.filter((s) => !expired(s.expiresAt));
   return (
     <FeedbackProvider>
       <div className="page-head">

@@ -50,7 +50,7 @@ export const documents = {
   supervisors: `query ConsoleSupervisors {
     supervisors { ${supervisor} }
     tokens { id name username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
-    sessions { id username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
+    sessions(active: true) { id username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
     accountAudit(first: 50) { id action username actor { kind id name } detail at }
   }`,
   createSupervisor: `mutation ConsoleCreateSupervisor($username: String!, $role: SupervisorRole!) {

@@ -71,10 +71,14 @@ export class AccountsResolver {
     return toSupervisor(await ctx.services.accounts.setRole(supervisorActor(ctx.principal.supervisor), username, role));
   }
 
-  @Query(() => [Session], { description: 'Console sessions of every supervisor, or of one, newest first, ended ones included (admin).' })
-  async sessions(@Ctx() ctx: GraphqlContext, @Arg('username', () => String, { nullable: true }) username: string | null): Promise<Session[]> {
+  @Query(() => [Session], { description: 'Console sessions of every supervisor, or of one, newest first (admin).' })
+  async sessions(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('username', () => String, { nullable: true }) username: string | null,
+    @Arg('active', () => Boolean, { defaultValue: false, description: 'Only sessions that still work (not ended, not expired).' }) active: boolean,
+  ): Promise<Session[]> {
     ctx.require('admin');
-    return (await ctx.services.accounts.credentials('session', username ?? undefined)).map(toSession);
+    return (await ctx.services.accounts.credentials('session', username ?? undefined, active)).map(toSession);
   }
 
   @Mutation(() => Session, { description: 'End a console session at once (admin).' })
