@@ -2,6 +2,7 @@
 
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 import type { ActionResult } from '../lib/shared/action-result';
+import { SecretOnce } from './copy-button';
 
 interface Feedback {
   show(result: ActionResult): void;
@@ -21,6 +22,8 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
             {last.message}
           </div>
         )}
+        {/* A secret an action answered (a reset password) is shown here once; it is gone on the next reload. */}
+        {last?.ok && last.secret && <SecretOnce secret={last.secret} label="New secret" />}
       </div>
       {children}
     </FeedbackContext.Provider>

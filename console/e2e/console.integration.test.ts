@@ -292,7 +292,7 @@ describe('supervisor console against the real server', () => {
     const { context, page } = await newPage();
     await signIn(page, stack.admin, '/supervisors');
     await page.getByLabel('Username').fill('e2e-new-viewer');
-    await page.getByLabel('Role').selectOption('viewer');
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Create account' }).click();
     const password = (await page.getByTestId('secret').locator('code').textContent())!;
     expect(password.length).toBeGreaterThanOrEqual(12);
@@ -321,6 +321,103 @@ describe('supervisor console against the real server', () => {
     const fresh = await newPage();
     await signIn(fresh.page, { username: 'e2e-new-viewer', password });
     await fresh.context.close();
+  });
+
+  it('lets an admin lock out an account: end a session, disable, enable, reset the password, change the role, delete; all audited', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/supervisors');
+    await page.getByLabel('Username').fill('e2e-ops');
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const ops = { username: 'e2e-ops', password: (await page.getByTestId('secret').locator('code').textContent())! };
+    const row = page.locator('tr[data-username="e2e-ops"]');
+    await containsText(row, 'active');
+
+    // The account signs in elsewhere; the admin sees the session and ends it.
+    const other = await newPage();
+    await signIn(other.page, ops, '/devices');
+    await page.reload();
+    const sessionRow = page.getByTestId('sessions-table').locator('tr', { hasText: 'e2e-ops' });
+    await hasCount(sessionRow, 1);
+    await sessionRow.getByRole('button', { name: 'End' }).click();
+    await page.getByRole('dialog', { name: 'End this session of e2e-ops?' }).getByRole('button', { name: 'End session' }).click();
+    await containsText(page.getByTestId('feedback'), 'Session of e2e-ops ended.');
+    await hasCount(sessionRow, 0);
+    await other.page.goto('/events');
+    await atUrl(other.page, /\/login\?expired=1/);
+
+    // Disabled: signed out everywhere, and sign-in says why.
+    await signIn(other.page, ops, '/devices');
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('dialog', { name: 'Disable e2e-ops?' }).getByRole('button', { name: 'Disable account' }).click();
+    await containsText(page.getByTestId('feedback'), 'e2e-ops disabled');
+    await containsText(row, 'disabled');
+    await other.page.goto('/events');
+    await atUrl(other.page, /\/login\?expired=1/);
+    await other.page.getByLabel('Username').fill(ops.username);
+    await other.page.getByLabel('Password').fill(ops.password);
+    await other.page.getByRole('button', { name: 'Sign in' }).click();
+    await containsText(other.page.locator('.login-card [role="alert"]'), 'This account is disabled');
+    await shot(page, '08-supervisors-disabled');
+
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('dialog', { name: 'Enable e2e-ops?' }).getByRole('button', { name: 'Enable account' }).click();
+    await containsText(page.getByTestId('feedback'), 'e2e-ops enabled');
+    await containsText(row, 'active');
+
+    // Reset: the new password is shown once, the old one no longer signs in.
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByRole('dialog', { name: 'Reset the password of e2e-ops?' }).getByRole('button', { name: 'Reset password' }).click();
+    await containsText(page.getByTestId('feedback'), 'New password for e2e-ops');
+    const secret = page.getByTestId('feedback').getByTestId('secret').locator('code');
+    await hasText(secret, /^\S{20,}$/);
+    const password = (await secret.textContent())!;
+    expect(password).not.toBe(ops.password);
+    const signInAs = (pw: string) =>
+      fetch(`${stack.vigil.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ops.username, password: pw }) });
+    expect((await signInAs(ops.password)).status).toBe(401);
+    expect((await signInAs(password)).status).toBe(200);
+    await page.reload();
+    await hasCount(page.getByTestId('secret'), 0);
+    expect(await page.content()).not.toContain(password);
+
+    await row.getByRole('button', { name: 'Change role' }).click();
+    const roleDialog = page.getByRole('dialog', { name: 'Change the role of e2e-ops?' });
+    await roleDialog.getByLabel('New role').selectOption('supervisor');
+    await roleDialog.getByRole('button', { name: 'Change role' }).click();
+    await containsText(page.getByTestId('feedback'), 'e2e-ops is now supervisor.');
+    await containsText(row, 'supervisor');
+
+    // The only admin cannot disable itself: the refusal stays in the dialog.
+    const self = page.locator(`tr[data-username="${stack.admin.username}"]`);
+    await self.getByRole('button', { name: 'Disable' }).click();
+    const selfDialog = page.getByRole('dialog', { name: `Disable ${stack.admin.username}?` });
+    await selfDialog.getByRole('button', { name: 'Disable account' }).click();
+    await containsText(selfDialog.getByRole('alert'), 'last enabled admin');
+    await selfDialog.getByRole('button', { name: 'Cancel' }).click();
+    await containsText(self, 'active');
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete e2e-ops?' }).getByRole('button', { name: 'Delete account' }).click();
+    await containsText(page.getByTestId('feedback'), 'e2e-ops deleted');
+    await hasCount(row, 0);
+    expect((await signInAs(password)).status).toBe(401);
+
+    // Every step is in the account audit, by the admin, with the deleted account's name kept.
+    const audit = page.getByTestId('account-audit-table').locator('tbody tr', { hasText: 'e2e-ops' });
+    expect((await audit.locator('td:nth-child(3)').allTextContents()).slice(0, 7)).toEqual([
+      'deleted',
+      'changed the role',
+      'reset the password',
+      'enabled',
+      'disabled',
+      'ended a session',
+      'created the account',
+    ]);
+    await containsText(audit.first(), stack.admin.username);
+    await shot(page, '08-supervisors-audit');
+    await other.context.close();
+    await context.close();
   });
 
   it('shows a viewer no action buttons and no admin pages, and the API refuses the viewer anyway', async () => {

@@ -19,8 +19,19 @@ const USAGE = `Usage: vigil <command>
   supervisors create --username U --role admin|supervisor|viewer [--password-stdin] [--json]
                                                   create a console/API account; the password is shown only here
   supervisors list [--json]                       list supervisor accounts
-  tokens create --username U [--name N] [--json]  create an API token for REST and GraphQL; shown only here
-  tokens list [--json]                            list API tokens (never the secret)
+  supervisors disable|enable --username U [--json]
+                                                  disable an account at once (sessions end, tokens refused) or enable it
+  supervisors delete --username U [--json]        delete an account with its sessions and tokens
+  supervisors reset-password --username U [--json]
+                                                  a new generated password, shown only here; its sessions end
+  supervisors set-role --username U --role admin|supervisor|viewer [--json]
+  supervisors sessions [--username U] [--json]    list console sessions
+  supervisors revoke-session ID                   end a console session at once
+  supervisors audit [--username U] [--limit N] [--json]
+                                                  changes to accounts and tokens, newest first
+  tokens create --username U [--name N] [--expires-in-days D | --expires-at ISO] [--json]
+                                                  create an API token for REST and GraphQL; shown only here
+  tokens list [--username U] [--json]             list API tokens (never the secret)
   tokens revoke ID                                revoke a token at once
 
 See the README for every environment variable and the config file.`;

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** People who use the supervisor REST API, GraphQL and the console. */
 export const supervisors = pgTable('supervisors', {
@@ -10,6 +10,8 @@ export const supervisors = pgTable('supervisors', {
   /** admin (everything), supervisor (reads and device changes), viewer (reads only). */
   role: text('role', { enum: ['admin', 'supervisor', 'viewer'] }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Set while an admin has disabled the account: it cannot sign in and its sessions and tokens are refused. */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
 });
 
 /**
@@ -30,7 +32,7 @@ export const supervisorCredentials = pgTable(
     hash: text('hash').notNull().unique(),
     displayPrefix: text('display_prefix').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Sessions expire; tokens do not (null). */
+    /** Sessions always expire; tokens when created with an expiry (null: never). */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     /** Revocation (or logout) is immediate. */
@@ -39,5 +41,34 @@ export const supervisorCredentials = pgTable(
   (t) => [index('supervisor_credentials_supervisor_idx').on(t.supervisorId)],
 );
 
+/**
+ * Every change an admin (or the CLI) makes to an account or its credentials. Not tied to `supervisors` by a foreign
+ * key: the usernames are copied in, so an entry stays readable after the account is deleted.
+ */
+export const accountAudit = pgTable(
+  'account_audit',
+  {
+    /** Time-sortable id (`aud_…`). */
+    id: text('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** create | disable | enable | delete | reset_password | set_role | create_token | revoke_token | revoke_session */
+    action: text('action').notNull(),
+    /** `supervisor` (GraphQL, console) or `cli` (the vigil command on the server). */
+    actorKind: text('actor_kind').notNull(),
+    /** Supervisor id of the actor; null for the CLI. */
+    actorId: text('actor_id'),
+    /** Username of the actor as it was (for the CLI, `cli:<os user>`). */
+    actorName: text('actor_name').notNull(),
+    /** Id of the account acted on (it may no longer exist). */
+    subjectId: text('subject_id').notNull(),
+    /** Username of the account acted on, as it was. */
+    subjectName: text('subject_name').notNull(),
+    /** What changed: `{from, to}` of a role, a credential's id and name. */
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+  },
+  (t) => [index('account_audit_at_idx').on(t.at), index('account_audit_subject_idx').on(t.subjectName, t.at)],
+);
+
+export type AccountAuditRow = typeof accountAudit.$inferSelect;
 export type SupervisorRow = typeof supervisors.$inferSelect;
 export type SupervisorCredentialRow = typeof supervisorCredentials.$inferSelect;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { supervisorCredentials, supervisors } from '@vigil/drizzle/schema';
 import type { DatabaseHandle, Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
@@ -12,6 +12,8 @@ export interface Supervisor {
   username: string;
   role: SupervisorRole;
   createdAt: Date;
+  /** Set while disabled: no sign-in, every session and token refused. */
+  disabledAt: Date | null;
 }
 
 /** An authenticated supervisor and the credential that proved it. */
@@ -21,7 +23,15 @@ export interface Principal {
 }
 
 /** Expected outcomes of presenting a credential, as data. */
-export type CredentialCheck = { ok: true; principal: Principal } | { ok: false; reason: 'unknown' | 'revoked' | 'expired' };
+export type CredentialCheck =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: 'unknown' }
+  | { ok: false; reason: 'revoked' | 'expired' | 'disabled'; kind: 'token' | 'session' };
+
+/** Expected outcomes of a sign-in: a wrong password and an unknown username are one answer. */
+export type LoginResult =
+  | { ok: true; id: string; token: string; expiresAt: Date; supervisor: Supervisor }
+  | { ok: false; reason: 'wrong_password' | 'disabled' };
 
 export interface CredentialListing {
   id: string;
@@ -45,7 +55,8 @@ export const isSupervisorSecret = (presented: string) =>
 
 /**
  * Supervisor accounts, their API tokens and console sessions. Credentials are stored as SHA-256 like keys and
- * looked up on every request (no cache), so revocation, logout and expiry apply at once in every process.
+ * looked up on every request with their account (no cache), so revocation, logout, expiry and disabling the account
+ * apply at once in every process.
  */
 export class SupervisorStore {
   constructor(
@@ -73,7 +84,7 @@ export class SupervisorStore {
       .onConflictDoNothing({ target: supervisors.username })
       .returning({ id: supervisors.id, createdAt: supervisors.createdAt });
     if (inserted.length === 0) throw new VigilError('conflict', `A supervisor named ${username} already exists`);
-    return { supervisor: { id, username, role, createdAt: inserted[0]!.createdAt } satisfies Supervisor, password: secret };
+    return { supervisor: { id, username, role, createdAt: inserted[0]!.createdAt, disabledAt: null } satisfies Supervisor, password: secret };
   }
 
   async list(): Promise<Supervisor[]> {
@@ -90,27 +101,30 @@ export class SupervisorStore {
     return Number(row?.n ?? 0);
   }
 
-  /** A long-lived API token for REST and GraphQL clients. */
-  async createToken(supervisorId: string, name: string) {
-    return this.createCredential(supervisorId, 'token', name, null);
+  /** An API token for REST and GraphQL clients; `expiresAt` null: it never expires. */
+  async createToken(supervisorId: string, name: string, expiresAt: Date | null = null, db: Queryable = this.database.db) {
+    return this.createCredential(supervisorId, 'token', name, expiresAt, db);
   }
 
   /**
    * Checks a password and opens a console session. Unknown usernames cost the same scrypt work as a wrong
-   * password, so timing does not reveal which accounts exist.
+   * password, so timing does not reveal which accounts exist. A disabled account is told so only after the right
+   * password.
    */
-  async login(username: string, password: string, ttlMs: number) {
+  async login(username: string, password: string, ttlMs: number): Promise<LoginResult> {
     const [row] = await this.database.db.select().from(supervisors).where(eq(supervisors.username, username)).limit(1);
     const valid = await verifyPassword(password, row?.passwordHash ?? (await decoyHash()));
-    if (!row || !valid) return undefined;
-    const session = await this.createCredential(row.id, 'session', 'console', new Date(this.now().getTime() + ttlMs));
-    return { ...session, supervisor: toSupervisor(row) };
+    if (!row || !valid) return { ok: false, reason: 'wrong_password' };
+    if (row.disabledAt) return { ok: false, reason: 'disabled' };
+    const expiresAt = new Date(this.now().getTime() + ttlMs);
+    const session = await this.createCredential(row.id, 'session', 'console', expiresAt);
+    return { ok: true, id: session.id, token: session.token, expiresAt, supervisor: toSupervisor(row) };
   }
 
-  private async createCredential(supervisorId: string, kind: 'token' | 'session', name: string, expiresAt: Date | null) {
+  private async createCredential(supervisorId: string, kind: 'token' | 'session', name: string, expiresAt: Date | null, db: Queryable = this.database.db) {
     const minted = mintSecret(kind === 'token' ? 'supervisor_token' : 'session');
     const id = newId(kind === 'token' ? 'tok' : 'ses');
-    await this.database.db.insert(supervisorCredentials).values({
+    await db.insert(supervisorCredentials).values({
       id,
       supervisorId,
       kind,
@@ -131,9 +145,12 @@ export class SupervisorStore {
       .limit(1);
     if (!row) return { ok: false, reason: 'unknown' };
     const { credential } = row;
-    if (credential.revokedAt) return { ok: false, reason: 'revoked' };
+    // The account row is read with the credential on every request, so disabling applies at once in every process.
+    // It is reported first: it says most about why, and what to do.
+    if (row.supervisor.disabledAt) return { ok: false, reason: 'disabled', kind: credential.kind };
+    if (credential.revokedAt) return { ok: false, reason: 'revoked', kind: credential.kind };
     const now = this.now();
-    if (credential.expiresAt && credential.expiresAt <= now) return { ok: false, reason: 'expired' };
+    if (credential.expiresAt && credential.expiresAt <= now) return { ok: false, reason: 'expired', kind: credential.kind };
     if (!credential.lastUsedAt || now.getTime() - credential.lastUsedAt.getTime() >= USAGE_RESOLUTION_MS) {
       await this.database.db.update(supervisorCredentials).set({ lastUsedAt: now }).where(eq(supervisorCredentials.id, credential.id));
     }
@@ -150,12 +167,29 @@ export class SupervisorStore {
   }
 
   async tokens(id?: string): Promise<CredentialListing[]> {
-    const kind = eq(supervisorCredentials.kind, 'token');
-    const rows = await this.database.db
+    return this.credentials({ kind: 'token', id });
+  }
+
+  /**
+   * Tokens or sessions, newest first: all of them, one (`id`) or one account's (`username`); `active` leaves out the
+   * revoked and expired ones (every sign-in adds a session, so the full list only grows).
+   */
+  async credentials(
+    filter: { kind: 'token' | 'session'; id?: string; username?: string; active?: boolean },
+    db: Queryable = this.database.db,
+  ): Promise<CredentialListing[]> {
+    const conditions: (SQL | undefined)[] = [eq(supervisorCredentials.kind, filter.kind)];
+    if (filter.id !== undefined) conditions.push(eq(supervisorCredentials.id, filter.id));
+    if (filter.username !== undefined) conditions.push(eq(supervisors.username, filter.username));
+    if (filter.active) {
+      const now = this.now();
+      conditions.push(isNull(supervisorCredentials.revokedAt), or(isNull(supervisorCredentials.expiresAt), gt(supervisorCredentials.expiresAt, now)));
+    }
+    const rows = await db
       .select({ credential: supervisorCredentials, username: supervisors.username })
       .from(supervisorCredentials)
       .innerJoin(supervisors, eq(supervisors.id, supervisorCredentials.supervisorId))
-      .where(id ? and(kind, eq(supervisorCredentials.id, id)) : kind)
+      .where(and(...conditions))
       .orderBy(desc(supervisorCredentials.createdAt), desc(supervisorCredentials.id));
     return rows.map(({ credential: c, username }) => ({
       id: c.id,
@@ -169,12 +203,8 @@ export class SupervisorStore {
       revokedAt: c.revokedAt,
     }));
   }
-
-  async token(id: string): Promise<CredentialListing | undefined> {
-    return (await this.tokens(id))[0];
-  }
 }
 
-function toSupervisor(row: typeof supervisors.$inferSelect): Supervisor {
-  return { id: row.id, username: row.username, role: row.role, createdAt: row.createdAt };
+export function toSupervisor(row: typeof supervisors.$inferSelect): Supervisor {
+  return { id: row.id, username: row.username, role: row.role, createdAt: row.createdAt, disabledAt: row.disabledAt };
 }

@@ -72,8 +72,13 @@ export const envSchema = z.object({
   VIGIL_MULTI_USER_WINDOW_DAYS: int(1, 3650).default(30),
   /** Lifetime of a console session from POST /api/auth/login, in hours. */
   VIGIL_SESSION_TTL_HOURS: int(1, 24 * 90).default(12),
-  /** Login attempts allowed per minute per client IP and per username (a burst of as many, then this rate). */
+  /**
+   * Login attempts allowed per minute per client IP (a burst of as many, then this rate); half as many per IP and
+   * username. Past it from one username across addresses, answers only slow down.
+   */
   VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: int(1, 10_000).default(10),
+  /** Lifetime of a new API token when its creator gives none, in days; 0: tokens never expire by default. */
+  VIGIL_API_TOKEN_DEFAULT_TTL_DAYS: int(0, 36_500).default(90),
   /** Page origins allowed to call /js/* (exact, `https://*.example.com`, or `*` for development). Empty: none. */
   VIGIL_JS_ALLOWED_ORIGINS: csv.default([]),
   /** browser_token signing keys `kid:secret,…` (secret ≥ 32 bytes); the first signs. Unset: generated once, kept in the database. */

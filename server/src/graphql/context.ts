@@ -1,3 +1,4 @@
+import type { Accounts } from '../auth/accounts.js';
 import type { KeyStore } from '../auth/key-store.js';
 import type { Permission } from '../auth/roles.js';
 import type { Principal, SupervisorStore } from '../auth/supervisor-store.js';
@@ -13,6 +14,7 @@ export interface GraphqlServices {
   database: DatabaseHandle;
   keys: KeyStore;
   supervisors: SupervisorStore;
+  accounts: Accounts;
   registry: RegistryRepository;
   supervisorDevices: SupervisorDevices;
   behaviorDefinitions: BehaviorDefinitions;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { AccountsResolver } from './resolvers/accounts.js';
 import { AdminResolver } from './resolvers/admin.js';
 import { BehaviorResolver } from './resolvers/behaviors.js';
 import { DeviceConnectionResolver, DeviceResolver } from './resolvers/devices.js';
@@ -12,7 +13,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema, built once per process from the type-graphql classes (the classes are the single source). */
 export function vigilSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, BehaviorResolver],
+    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver],
     // Arguments are validated in resolvers with the same rules (and error codes) as REST.
     validate: false,
   });

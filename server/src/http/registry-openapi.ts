@@ -163,9 +163,10 @@ export function registryOpenApi() {
           requestBody: body('Login'),
           responses: {
             '200': ok('Session', ref('Session')),
-            ...problems([...withBody, 401, 429, 503], {
+            ...problems([...withBody, 401, 403, 429, 503], {
               401: 'Wrong username or password.',
-              429: 'Too many attempts from this client or for this username; see Retry-After.',
+              403: 'The account is disabled (said only after the right password).',
+              429: 'Too many attempts from this client address, or from it for this username; see Retry-After.',
             }),
           },
         },

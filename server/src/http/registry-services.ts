@@ -1,9 +1,10 @@
+import { Accounts } from '../auth/accounts.js';
 import { SupervisorStore } from '../auth/supervisor-store.js';
 import { BehaviorDefinitions } from '../behaviors/definitions.js';
 import { RegistryRepository } from '../registry/repository.js';
 import { SupervisorDevices } from '../registry/service.js';
 import type { AppOptions } from './app.js';
-import { MemoryRateLimiter } from './rate-limit/memory.js';
+import { loginLimiters } from './rate-limit/login.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -12,13 +13,15 @@ export function registryServices(options: AppOptions) {
   const env = options.config.env;
   const registry = new RegistryRepository(options.database);
   const perMinute = env.VIGIL_LOGIN_ATTEMPTS_PER_MINUTE;
+  const supervisors = new SupervisorStore(options.database);
   return {
     ...options,
     registry,
-    supervisors: new SupervisorStore(options.database),
+    supervisors,
+    accounts: new Accounts({ database: options.database, supervisors, defaultTokenTtlDays: env.VIGIL_API_TOKEN_DEFAULT_TTL_DAYS }),
     supervisorDevices: new SupervisorDevices(options.database, registry),
     behaviorDefinitions: new BehaviorDefinitions(options.database.db),
-    loginLimiter: new MemoryRateLimiter({ ratePerSecond: perMinute / 60, burst: perMinute }),
+    loginLimiters: loginLimiters(perMinute),
     sessionTtlMs: env.VIGIL_SESSION_TTL_HOURS * HOUR_MS,
   };
 }

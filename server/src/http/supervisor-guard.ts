@@ -3,7 +3,7 @@ import { parseBearer } from '../auth/bearer.js';
 import type { KeyStore } from '../auth/key-store.js';
 import { allows, type Permission } from '../auth/roles.js';
 import { secretPrefixes } from '../auth/secrets.js';
-import type { Principal, SupervisorStore } from '../auth/supervisor-store.js';
+import type { CredentialCheck, Principal, SupervisorStore } from '../auth/supervisor-store.js';
 import { VigilError } from '../errors.js';
 import type { RateLimiter } from './rate-limit/interface.js';
 
@@ -23,7 +23,12 @@ const challenge = (error?: string) => ({
   'WWW-Authenticate': error ? `Bearer realm="vigil", error="${error}"` : 'Bearer realm="vigil"',
 });
 
-const refusedBecause = { unknown: 'Unknown token', revoked: 'This token has been revoked', expired: 'This session has expired; log in again' };
+function refusedBecause(check: Exclude<CredentialCheck, { ok: true }>): string {
+  if (check.reason === 'unknown') return 'Unknown token';
+  if (check.reason === 'disabled') return `This account is disabled; its ${check.kind}s are refused until an admin enables it`;
+  if (check.reason === 'revoked') return `This ${check.kind} has been revoked`;
+  return check.kind === 'session' ? 'This session has expired; log in again' : 'This token has expired; ask an admin for a new one';
+}
 
 /**
  * Authenticates a supervisor API token or console session. Write and client keys are recognised and refused
@@ -40,7 +45,7 @@ export async function authenticateSupervisor(deps: SupervisorGuardDeps, request:
     throw new VigilError('unauthorized', 'Unknown token', { headers: challenge('invalid_token') });
   }
   const check = await deps.supervisors.authenticate(presented);
-  if (!check.ok) throw new VigilError('unauthorized', refusedBecause[check.reason], { headers: challenge('invalid_token') });
+  if (!check.ok) throw new VigilError('unauthorized', refusedBecause(check), { headers: challenge('invalid_token') });
   const decision = deps.rateLimiter.take(check.principal.credential.id);
   if (!decision.allowed) {
     throw new VigilError('rate_limited', `Rate limit exceeded; retry after ${decision.retryAfterSeconds} s`, {

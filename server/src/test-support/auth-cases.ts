@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { supervisorCredentials } from '@vigil/drizzle/schema';
+import { supervisorCredentials, supervisors } from '@vigil/drizzle/schema';
 import { KeyStore } from '../auth/key-store.js';
 import { allows, supervisorRoles, type Permission } from '../auth/roles.js';
 import { SupervisorStore } from '../auth/supervisor-store.js';
 import type { TestVigil } from './harness.js';
 import { request, type TestResponse } from './harness.js';
-import { createAccount, supervisorAccounts } from './supervisors.js';
+import { createAccount, openSession, supervisorAccounts } from './supervisors.js';
 
 export interface AuthCaseOptions {
   method: 'GET' | 'POST';
@@ -204,15 +204,33 @@ function matrix(
   });
   it(`${label}: an expired session fails at once`, async () => {
     const account = await createAccount(server(), allowedRole);
-    const store = new SupervisorStore(server().database);
-    const session = await store.login(account.username, account.password, 60_000);
-    check(await send(bearer(session!.token)), okStatus);
-    await server()
-      .database.db.update(supervisorCredentials)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(supervisorCredentials.id, session!.id));
-    const res = await send(bearer(session!.token));
+    const session = await openSession(server(), account);
+    check(await send(bearer(session.token)), okStatus);
+    await expireCredential(server(), session.id);
+    const res = await send(bearer(session.token));
     expect(res.status).toBe(401);
-    expect(res.body.detail).toMatch(/expired/);
+    expect(res.body.detail).toMatch(/session has expired/);
+  });
+  it(`${label}: an expired token fails at once`, async () => {
+    const account = await createAccount(server(), allowedRole);
+    check(await send(bearer(account.token)), okStatus);
+    await expireCredential(server(), account.tokenId);
+    const res = await send(bearer(account.token));
+    expect(res.status).toBe(401);
+    expect(res.body.detail).toMatch(/token has expired/);
+  });
+  it(`${label}: the token and session of a disabled account fail at once`, async () => {
+    const account = await createAccount(server(), allowedRole);
+    const session = await openSession(server(), account);
+    check(await send(bearer(account.token)), okStatus);
+    await server().database.db.update(supervisors).set({ disabledAt: new Date() }).where(eq(supervisors.id, account.id));
+    for (const credential of [account.token, session.token]) {
+      const res = await send(bearer(credential));
+      expect(res.status).toBe(401);
+      expect(res.body.detail).toMatch(/account is disabled/);
+    }
   });
 }
+
+const expireCredential = (server: TestVigil, id: string) =>
+  server.database.db.update(supervisorCredentials).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(supervisorCredentials.id, id));

@@ -9,6 +9,7 @@ export interface TestAccount {
   password: string;
   role: SupervisorRole;
   token: string;
+  tokenId: string;
 }
 
 const accounts = new WeakMap<TestVigil, Promise<Record<SupervisorRole, TestAccount>>>();
@@ -32,7 +33,14 @@ export async function createAccount(server: TestVigil, role: SupervisorRole, use
   const store = new SupervisorStore(server.database);
   const created = await store.create(username, role);
   const token = await store.createToken(created.supervisor.id, `${role} test token`);
-  return { id: created.supervisor.id, username, password: created.password, role, token: token.token };
+  return { id: created.supervisor.id, username, password: created.password, role, token: token.token, tokenId: token.id };
+}
+
+/** A console session of the account, as POST /api/auth/login opens one. */
+export async function openSession(server: TestVigil, account: TestAccount, ttlMs = 60_000): Promise<{ id: string; token: string }> {
+  const session = await new SupervisorStore(server.database).login(account.username, account.password, ttlMs);
+  if (!session.ok) throw new Error(`${account.username} could not sign in: ${session.reason}`);
+  return { id: session.id, token: session.token };
 }
 
 /** JSON request with a supervisor credential. */

@@ -3,10 +3,13 @@ import { StatusBadge } from '../../../components/badges';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { CreateForm } from '../../../components/create-form';
 import { FeedbackProvider } from '../../../components/feedback';
+import { revokeSessionAction } from '../../../lib/server/actions/accounts';
 import { createSupervisorAction, createTokenAction, revokeTokenAction } from '../../../lib/server/actions/admin';
 import { requireAdmin, withSession } from '../../../lib/server/session';
 import { listSupervisors } from '../../../lib/server/vigil/admin';
 import { formatDateTime, formatRelative } from '../../../lib/shared/format';
+import { AccountActions } from './account-actions';
+import { AccountAudit } from './account-audit';
 
 export const metadata: Metadata = { title: 'Supervisors' };
 
@@ -18,8 +21,11 @@ const roleHelp: Record<string, string> = {
 
 export default async function SupervisorsPage() {
   const viewer = await requireAdmin();
-  const { supervisors, tokens } = await withSession((token) => listSupervisors(token));
+  const { supervisors, tokens, sessions, accountAudit } = await withSession((token) => listSupervisors(token));
   const now = new Date();
+  const expired = (at: string | null) => at !== null && new Date(at) <= now;
+  // The server sends usable sessions only; one may have expired since.
+  const openSessions = sessions.filter((s) => !expired(s.expiresAt));
   return (
     <FeedbackProvider>
       <div className="page-head">
@@ -55,18 +61,26 @@ export default async function SupervisorsPage() {
               <th scope="col">Username</th>
               <th scope="col">Role</th>
               <th scope="col">May</th>
+              <th scope="col">Status</th>
               <th scope="col">Created</th>
+              <th scope="col"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody>
             {supervisors.map((s) => (
-              <tr key={s.id}>
+              <tr key={s.id} data-username={s.username}>
                 <td>
                   {s.username} {s.username === viewer.username && <span className="muted small">(you)</span>}
                 </td>
                 <td style={{ textTransform: 'capitalize' }}>{s.role.toLowerCase()}</td>
                 <td className="muted">{roleHelp[s.role]}</td>
+                <td>
+                  <StatusBadge status={s.disabledAt ? 'disabled' : 'active'} />
+                </td>
                 <td>{formatDateTime(s.createdAt)}</td>
+                <td>
+                  <AccountActions account={s} self={s.username === viewer.username} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -90,6 +104,10 @@ export default async function SupervisorsPage() {
             <label htmlFor="token-name">Name</label>
             <input id="token-name" name="name" type="text" required maxLength={100} placeholder="e.g. nightly export" autoComplete="off" />
           </div>
+          <div className="field">
+            <label htmlFor="token-days">Expires in days</label>
+            <input id="token-days" name="expires_in_days" type="number" min={0} max={36500} step={1} placeholder="default; 0: never" />
+          </div>
         </CreateForm>
       </section>
 
@@ -103,6 +121,7 @@ export default async function SupervisorsPage() {
               <th scope="col">Token</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
               <th scope="col">Status</th>
               <th scope="col"><span className="sr-only">Actions</span></th>
             </tr>
@@ -115,8 +134,9 @@ export default async function SupervisorsPage() {
                 <td className="mono">{t.displayPrefix}…</td>
                 <td>{formatDateTime(t.createdAt)}</td>
                 <td>{formatRelative(t.lastUsedAt, now)}</td>
+                <td>{t.expiresAt ? formatDateTime(t.expiresAt) : 'never'}</td>
                 <td>
-                  <StatusBadge status={t.revokedAt ? 'revoked' : 'active'} />
+                  <StatusBadge status={t.revokedAt ? 'revoked' : expired(t.expiresAt) ? 'expired' : 'active'} />
                 </td>
                 <td>
                   {!t.revokedAt && (
@@ -138,6 +158,49 @@ export default async function SupervisorsPage() {
         </table>
         {tokens.length === 0 && <div className="empty">No API tokens.</div>}
       </div>
+
+      <h2 id="sessions" style={{ margin: '24px 0 8px' }}>Signed-in sessions</h2>
+      <div className="table-wrap">
+        <table className="data" data-testid="sessions-table" aria-labelledby="sessions">
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col">Session</th>
+              <th scope="col">Signed in</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
+              <th scope="col"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {openSessions.map((s) => (
+              <tr key={s.id} data-session-id={s.id}>
+                <td>{s.username}</td>
+                <td className="mono">{s.displayPrefix}…</td>
+                <td>{formatDateTime(s.createdAt)}</td>
+                <td>{formatRelative(s.lastUsedAt, now)}</td>
+                <td>{formatDateTime(s.expiresAt)}</td>
+                <td>
+                  <ConfirmAction
+                    label="End"
+                    small
+                    title={`End this session of ${s.username}?`}
+                    description="The browser using it is signed out on its next request."
+                    action={revokeSessionAction}
+                    hidden={{ id: s.id, username: s.username }}
+                    confirmLabel="End session"
+                    tone="danger"
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {openSessions.length === 0 && <div className="empty">No one is signed in.</div>}
+      </div>
+
+      <h2 id="account-changes" style={{ margin: '24px 0 8px' }}>Account changes</h2>
+      <AccountAudit records={accountAudit} />
     </FeedbackProvider>
   );
 }

@@ -52,9 +52,14 @@ export async function createTokenAction(_previous: ActionResult, form: FormData)
   const name = text(form, 'name');
   if (!username) return refuse('Choose the account the token acts for.');
   if (!name) return refuse('A name is required, so you can tell tokens apart.');
+  // Blank: the server's default lifetime; 0: never expires.
+  const days = text(form, 'expires_in_days');
+  const expiresInDays = days === '' ? null : Number(days);
+  if (expiresInDays !== null && !Number.isInteger(expiresInDays)) return refuse('Expires in: a whole number of days (0: never), or blank for the default.');
   const result = await perform(async (token) => {
-    const created = await createToken(token, username, name);
-    return { message: `API token “${name}” created for ${username}. Copy it now: it is not shown again.`, secret: created.token };
+    const created = await createToken(token, username, name, expiresInDays);
+    const expires = created.expiresAt ? `expires ${created.expiresAt.slice(0, 10)}` : 'never expires';
+    return { message: `API token “${name}” created for ${username} (${expires}). Copy it now: it is not shown again.`, secret: created.token };
   });
   if (result.ok) revalidatePath('/supervisors');
   return result;

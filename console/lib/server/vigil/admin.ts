@@ -1,7 +1,7 @@
 import 'server-only';
 import { graphql } from '../transport';
 import { documents } from './documents';
-import type { Key, KeyKind, Supervisor, SupervisorRole, Token } from './types';
+import type { AccountAuditRecord, Key, KeyKind, Session, Supervisor, SupervisorRole, Token } from './types';
 
 export async function listKeys(token: string): Promise<Key[]> {
   return (await graphql<{ keys: Key[] }>(token, documents.keys)).keys;
@@ -15,8 +15,15 @@ export async function revokeKey(token: string, id: string): Promise<void> {
   await graphql(token, documents.revokeKey, { id });
 }
 
-export function listSupervisors(token: string): Promise<{ supervisors: Supervisor[]; tokens: Token[] }> {
-  return graphql<{ supervisors: Supervisor[]; tokens: Token[] }>(token, documents.supervisors);
+export interface SupervisorsPage {
+  supervisors: Supervisor[];
+  tokens: Token[];
+  sessions: Session[];
+  accountAudit: AccountAuditRecord[];
+}
+
+export function listSupervisors(token: string): Promise<SupervisorsPage> {
+  return graphql<SupervisorsPage>(token, documents.supervisors);
 }
 
 export async function createSupervisor(token: string, username: string, role: SupervisorRole) {
@@ -24,8 +31,30 @@ export async function createSupervisor(token: string, username: string, role: Su
   return (await graphql<Created>(token, documents.createSupervisor, { username, role })).createSupervisor;
 }
 
-export async function createToken(token: string, username: string, name: string) {
-  return (await graphql<{ createToken: { id: string; token: string } }>(token, documents.createToken, { username, name })).createToken;
+/** `expiresInDays` null: the server's default (VIGIL_API_TOKEN_DEFAULT_TTL_DAYS); 0: never. */
+export async function createToken(token: string, username: string, name: string, expiresInDays: number | null = null) {
+  type Created = { createToken: { id: string; token: string; expiresAt: string | null } };
+  return (await graphql<Created>(token, documents.createToken, { username, name, expiresInDays })).createToken;
+}
+
+type AccountMutation = 'disableSupervisor' | 'enableSupervisor' | 'deleteSupervisor';
+
+/** Disable, enable or delete an account by username. */
+export async function changeAccount(token: string, mutation: AccountMutation, username: string): Promise<Supervisor> {
+  return (await graphql<Record<AccountMutation, Supervisor>>(token, documents[mutation], { username }))[mutation];
+}
+
+export async function resetPassword(token: string, username: string): Promise<{ password: string; sessionsRevoked: number }> {
+  type Reset = { resetSupervisorPassword: { password: string; sessionsRevoked: number } };
+  return (await graphql<Reset>(token, documents.resetSupervisorPassword, { username })).resetSupervisorPassword;
+}
+
+export async function setRole(token: string, username: string, role: SupervisorRole): Promise<Supervisor> {
+  return (await graphql<{ setSupervisorRole: Supervisor }>(token, documents.setSupervisorRole, { username, role })).setSupervisorRole;
+}
+
+export async function revokeSession(token: string, id: string): Promise<void> {
+  await graphql(token, documents.revokeSession, { id });
 }
 
 export async function revokeToken(token: string, id: string): Promise<void> {

@@ -8,6 +8,7 @@ const device = `id status firstSeen lastSeen handprintId model osVersion current
 const event = `id name identity deviceId handprintId ip userAgent tags riskScore properties occurredAt`;
 const facets = `facets { roles { value count } branches { value count } statuses { value count } tags { value count } }`;
 const key = `id kind name displayPrefix createdAt lastUsedAt revokedAt`;
+const supervisor = `id username role createdAt disabledAt`;
 
 export const documents = {
   devices: `query ConsoleDevices($filter: DeviceFilter, $first: Int, $after: String) {
@@ -47,12 +48,26 @@ export const documents = {
   createKey: `mutation ConsoleCreateKey($kind: KeyKind!, $name: String!) { createKey(kind: $kind, name: $name) { secret key { ${key} } } }`,
   revokeKey: `mutation ConsoleRevokeKey($id: ID!) { revokeKey(id: $id) { id revokedAt } }`,
   supervisors: `query ConsoleSupervisors {
-    supervisors { id username role createdAt }
-    tokens { id name username displayPrefix createdAt lastUsedAt revokedAt }
+    supervisors { ${supervisor} }
+    tokens { id name username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
+    sessions(active: true) { id username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
+    accountAudit(first: 50) { id action username actor { kind id name } detail at }
   }`,
   createSupervisor: `mutation ConsoleCreateSupervisor($username: String!, $role: SupervisorRole!) {
-    createSupervisor(username: $username, role: $role) { password supervisor { id username role createdAt } }
+    createSupervisor(username: $username, role: $role) { password supervisor { ${supervisor} } }
   }`,
-  createToken: `mutation ConsoleCreateToken($username: String!, $name: String!) { createToken(username: $username, name: $name) { id token } }`,
+  createToken: `mutation ConsoleCreateToken($username: String!, $name: String!, $expiresInDays: Int) {
+    createToken(username: $username, name: $name, expiresInDays: $expiresInDays) { id token expiresAt }
+  }`,
+  disableSupervisor: `mutation ConsoleDisableSupervisor($username: String!) { disableSupervisor(username: $username) { ${supervisor} } }`,
+  enableSupervisor: `mutation ConsoleEnableSupervisor($username: String!) { enableSupervisor(username: $username) { ${supervisor} } }`,
+  deleteSupervisor: `mutation ConsoleDeleteSupervisor($username: String!) { deleteSupervisor(username: $username) { ${supervisor} } }`,
+  resetSupervisorPassword: `mutation ConsoleResetSupervisorPassword($username: String!) {
+    resetSupervisorPassword(username: $username) { password sessionsRevoked supervisor { ${supervisor} } }
+  }`,
+  setSupervisorRole: `mutation ConsoleSetSupervisorRole($username: String!, $role: SupervisorRole!) {
+    setSupervisorRole(username: $username, role: $role) { ${supervisor} }
+  }`,
+  revokeSession: `mutation ConsoleRevokeSession($id: ID!) { revokeSession(id: $id) { id revokedAt } }`,
   revokeToken: `mutation ConsoleRevokeToken($id: ID!) { revokeToken(id: $id) { id revokedAt } }`,
 } as const;

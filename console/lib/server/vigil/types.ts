@@ -105,6 +105,7 @@ export interface Supervisor {
   username: string;
   role: SupervisorRole;
   createdAt: string;
+  disabledAt: string | null;
 }
 
 export interface Token {
@@ -113,6 +114,26 @@ export interface Token {
   username: string;
   displayPrefix: string;
   createdAt: string;
+  expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+}
+
+export interface Session {
+  id: string;
+  username: string;
+  displayPrefix: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface AccountAuditRecord {
+  id: string;
+  action: 'CREATE' | 'DISABLE' | 'ENABLE' | 'DELETE' | 'RESET_PASSWORD' | 'SET_ROLE' | 'CREATE_TOKEN' | 'REVOKE_TOKEN' | 'REVOKE_SESSION';
+  username: string;
+  actor: { kind: string; id: string | null; name: string };
+  detail: Record<string, unknown> | null;
+  at: string;
 }

@@ -1,4 +1,5 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, GraphQLISODateTime, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { supervisorActor } from '../../auth/account-audit.js';
 import type { KeyListing } from '../../auth/key-store.js';
 import type { CredentialListing, Supervisor as SupervisorRecord } from '../../auth/supervisor-store.js';
 import { VigilError } from '../../errors.js';
@@ -16,7 +17,13 @@ const toKey = (k: KeyListing): Key => ({
   revokedAt: k.revoked_at ? new Date(k.revoked_at) : null,
 });
 
-const toSupervisor = (s: SupervisorRecord): Supervisor => ({ id: s.id, username: s.username, role: s.role as SupervisorRoleEnum, createdAt: s.createdAt });
+export const toSupervisor = (s: SupervisorRecord): Supervisor => ({
+  id: s.id,
+  username: s.username,
+  role: s.role as SupervisorRoleEnum,
+  createdAt: s.createdAt,
+  disabledAt: s.disabledAt,
+});
 
 const toToken = (t: CredentialListing): Token => ({
   id: t.id,
@@ -24,6 +31,7 @@ const toToken = (t: CredentialListing): Token => ({
   username: t.username,
   displayPrefix: t.displayPrefix,
   createdAt: t.createdAt,
+  expiresAt: t.expiresAt,
   lastUsedAt: t.lastUsedAt,
   revokedAt: t.revokedAt,
 });
@@ -82,33 +90,37 @@ export class AdminResolver {
     @Arg('password', () => String, { nullable: true, description: 'At least 12 characters.' }) password: string | null,
   ): Promise<CreatedSupervisor> {
     ctx.require('admin');
-    const created = await ctx.services.supervisors.create(username, role, password ?? undefined);
+    const created = await ctx.services.accounts.create(supervisorActor(ctx.principal.supervisor), username, role, password ?? undefined);
     return { supervisor: toSupervisor(created.supervisor), password: password ? null : created.password };
   }
 
-  @Query(() => [Token], { description: 'API tokens of every supervisor (admin).' })
-  async tokens(@Ctx() ctx: GraphqlContext): Promise<Token[]> {
+  @Query(() => [Token], { description: 'API tokens of every supervisor, or of one (admin).' })
+  async tokens(@Ctx() ctx: GraphqlContext, @Arg('username', () => String, { nullable: true }) username: string | null): Promise<Token[]> {
     ctx.require('admin');
-    return (await ctx.services.supervisors.tokens()).map(toToken);
+    return (await ctx.services.accounts.credentials('token', username ?? undefined)).map(toToken);
   }
 
-  @Mutation(() => CreatedToken, { description: "Create an API token for a supervisor; it is returned only here (admin)." })
+  @Mutation(() => CreatedToken, {
+    description: 'Create an API token for a supervisor; it is returned only here (admin). Without expiresAt or expiresInDays it expires after VIGIL_API_TOKEN_DEFAULT_TTL_DAYS.',
+  })
   async createToken(
     @Ctx() ctx: GraphqlContext,
     @Arg('username', () => String) username: string,
     @Arg('name', () => String, { nullable: true, defaultValue: 'api' }) tokenName: string,
+    @Arg('expiresAt', () => GraphQLISODateTime, { nullable: true, description: 'When it stops working (in the future).' }) expiresAt: Date | null,
+    @Arg('expiresInDays', () => Int, { nullable: true, description: 'Days until it stops working; 0: never.' }) expiresInDays: number | null,
   ): Promise<CreatedToken> {
     ctx.require('admin');
-    const supervisor = await ctx.services.supervisors.byUsername(username);
-    if (!supervisor) throw new VigilError('not_found', `No supervisor ${username}`);
-    const created = await ctx.services.supervisors.createToken(supervisor.id, name(tokenName, 'name'));
-    return { id: created.id, token: created.token };
+    const actor = supervisorActor(ctx.principal.supervisor);
+    const created = await ctx.services.accounts.createToken(actor, username, name(tokenName, 'name'), { expiresAt, expiresInDays });
+    return { id: created.id, token: created.token, expiresAt: created.expiresAt };
   }
 
   @Mutation(() => Token, { description: 'Revoke an API token at once (admin).' })
   async revokeToken(@Ctx() ctx: GraphqlContext, @Arg('id', () => ID) id: string): Promise<Token> {
     ctx.require('admin');
-    if (!(await ctx.services.supervisors.revoke(id, 'token'))) throw new VigilError('not_found', `No token ${id}`);
-    return toToken((await ctx.services.supervisors.token(id))!);
+    const revoked = await ctx.services.accounts.revokeCredential(supervisorActor(ctx.principal.supervisor), 'token', id);
+    if (!revoked) throw new VigilError('not_found', `No token ${id}`);
+    return toToken(revoked);
   }
 }

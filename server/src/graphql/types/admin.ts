@@ -1,5 +1,6 @@
-import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
-import { KeyKindEnum, SupervisorRoleEnum } from './enums.js';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { AccountActionEnum, KeyKindEnum, SupervisorRoleEnum } from './enums.js';
 
 @ObjectType({ description: 'A write or client key (never its secret).' })
 export class Key {
@@ -47,6 +48,9 @@ export class Supervisor {
 
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Set while disabled: no sign-in, every session and token refused.' })
+  disabledAt!: Date | null;
 }
 
 @ObjectType()
@@ -58,13 +62,11 @@ export class CreatedSupervisor {
   password!: string | null;
 }
 
-@ObjectType({ description: 'An API token of a supervisor (never its secret).' })
-export class Token {
+/** What tokens and sessions share; only its subclasses are used, so the schema holds only them. */
+@ObjectType()
+abstract class SupervisorCredential {
   @Field(() => ID)
   id!: string;
-
-  @Field(() => String)
-  name!: string;
 
   @Field(() => String)
   username!: string;
@@ -82,6 +84,69 @@ export class Token {
   revokedAt!: Date | null;
 }
 
+@ObjectType({ description: 'An API token of a supervisor (never its secret).' })
+export class Token extends SupervisorCredential {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Null: never expires.' })
+  expiresAt!: Date | null;
+}
+
+@ObjectType({ description: 'A console session of a supervisor (never its secret); ended by logout, an admin, a password reset or disabling the account.' })
+export class Session extends SupervisorCredential {
+  @Field(() => GraphQLISODateTime)
+  expiresAt!: Date;
+}
+
+@ObjectType()
+export class PasswordReset {
+  @Field(() => Supervisor)
+  supervisor!: Supervisor;
+
+  @Field(() => String, { description: 'The new generated password, shown only here.' })
+  password!: string;
+
+  @Field(() => Int, { description: 'Console sessions of the account that ended.' })
+  sessionsRevoked!: number;
+}
+
+@ObjectType({ description: 'Who changed an account: a supervisor, or the CLI on the server.' })
+export class AccountActor {
+  @Field(() => String, { description: 'supervisor or cli.' })
+  kind!: string;
+
+  @Field(() => ID, { nullable: true, description: 'The supervisor id; null for the CLI.' })
+  id!: string | null;
+
+  @Field(() => String, { description: 'The username as it was (cli:<os user> for the CLI).' })
+  name!: string;
+}
+
+@ObjectType({ description: 'One change to an account or its credentials; kept after the account is deleted.' })
+export class AccountAuditRecord {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => AccountActionEnum)
+  action!: AccountActionEnum;
+
+  @Field(() => AccountActor)
+  actor!: AccountActor;
+
+  @Field(() => ID, { description: 'Id of the account changed (it may no longer exist).' })
+  supervisorId!: string;
+
+  @Field(() => String, { description: 'Username of the account changed, as it was.' })
+  username!: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What changed, e.g. {from, to} of a role, a token id and name.' })
+  detail!: Record<string, unknown> | null;
+
+  @Field(() => GraphQLISODateTime)
+  at!: Date;
+}
+
 @ObjectType()
 export class CreatedToken {
   @Field(() => ID)
@@ -89,4 +154,7 @@ export class CreatedToken {
 
   @Field(() => String, { description: 'The token itself (Authorization: Bearer …): shown only here.' })
   token!: string;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Null: never expires.' })
+  expiresAt!: Date | null;
 }

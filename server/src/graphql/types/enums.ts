@@ -44,3 +44,16 @@ export enum AuditActionEnum {
   TRANSFER = 'transfer',
 }
 registerEnumType(AuditActionEnum, { name: 'AuditAction', description: 'What a registry audit record records.' });
+
+export enum AccountActionEnum {
+  CREATE = 'create',
+  DISABLE = 'disable',
+  ENABLE = 'enable',
+  DELETE = 'delete',
+  RESET_PASSWORD = 'reset_password',
+  SET_ROLE = 'set_role',
+  CREATE_TOKEN = 'create_token',
+  REVOKE_TOKEN = 'revoke_token',
+  REVOKE_SESSION = 'revoke_session',
+}
+registerEnumType(AccountActionEnum, { name: 'AccountAction', description: 'What an account audit record records.' });

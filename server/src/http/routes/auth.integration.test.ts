@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Accounts } from '../../auth/accounts.js';
+import { SupervisorStore } from '../../auth/supervisor-store.js';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
 import { createAccount, supervisorRequest, type TestAccount } from '../../test-support/supervisors.js';
@@ -41,14 +43,15 @@ describe.each(testDrivers())('supervisor login on %s', (driver) => {
 
   it('rate-limits guessing with 429 and Retry-After, even with the right password', async () => {
     // A server of its own: the limit counts every attempt from this client since it started.
-    const fresh = await startTestVigil(driver, { VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '5' });
+    const fresh = await startTestVigil(driver, { VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '6' });
     try {
       const target = await createAccount(fresh, 'viewer', 'target');
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) {
+      for (let i = 0; i < 5; i++) {
         statuses.push((await fresh.post('/api/auth/login', { username: 'target', password: `guess-${i}-xxxxxxxx` }, { key: null })).status);
       }
-      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      // Per address and username: half of the per-address allowance.
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
       const limited = await fresh.post('/api/auth/login', { username: 'target', password: target.password }, { key: null });
       expect(limited.status).toBe(429);
       expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -72,6 +75,43 @@ describe.each(testDrivers())('supervisor login on %s', (driver) => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('never locks a user out from another address: per username, guessing only slows answers down', async () => {
+    const fresh = await startTestVigil(driver, { VIGIL_LOGIN_ATTEMPTS_PER_MINUTE: '4', VIGIL_TRUSTED_PROXIES: '127.0.0.1/32' });
+    try {
+      const target = await createAccount(fresh, 'admin', 'boss');
+      const from = (ip: string, password: string) =>
+        fresh.post('/api/auth/login', { username: 'boss', password }, { key: null, headers: { 'x-forwarded-for': ip } });
+      // One address guessing: refused after its allowance for this username.
+      const attacker: number[] = [];
+      for (let i = 0; i < 4; i++) attacker.push((await from('203.0.113.66', `guess-${i}-xxxxxxxx`)).status);
+      expect(attacker).toEqual([401, 401, 429, 429]);
+      // Many addresses guessing the same username, well past the per-username allowance: never refused outright.
+      const spread: number[] = [];
+      for (let i = 1; i <= 6; i++) spread.push((await from(`203.0.113.${i}`, `guess-${i}-xxxxxxxx`)).status);
+      expect(spread).toEqual([401, 401, 401, 401, 401, 401]);
+      // The real user, from their own address, still signs in.
+      const real = await from('198.51.100.7', target.password);
+      expect(real.status).toBe(200);
+      expect(real.body.supervisor.username).toBe('boss');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('refuses a disabled account with 403 only after the right password; a wrong one stays 401', async () => {
+    const account = await createAccount(server, 'viewer', 'dora');
+    await new Accounts({ database: server.database, supervisors: new SupervisorStore(server.database), defaultTokenTtlDays: 90 }).disable(
+      { kind: 'cli', id: null, name: 'cli:test' },
+      'dora',
+    );
+    const wrong = await login('dora', 'not the password');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.detail).toBe('Wrong username or password');
+    const right = await login('dora', account.password);
+    expect(right.status).toBe(403);
+    expect(right.body).toMatchObject({ code: 'forbidden', detail: expect.stringMatching(/disabled/) });
   });
 
   it('logout with an API token leaves the token alone', async () => {

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import type { SupervisorStore } from '../../auth/supervisor-store.js';
 import { VigilError } from '../../errors.js';
 import { storableString } from '../../db/safe-text.js';
-import type { RateLimiter } from '../rate-limit/interface.js';
+import { decideLogin, slowDown, type LoginLimiters } from '../rate-limit/login.js';
 import { authenticateSupervisor, requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
 import { parse } from './devices.js';
 
 export interface AuthRouteDeps extends SupervisorGuardDeps {
   supervisors: SupervisorStore;
-  /** Guards login against guessing: one bucket per client IP and one per username. */
-  loginLimiter: RateLimiter;
+  /** Guards login against guessing: refusals per client IP and per IP and username; per username, a delay. */
+  loginLimiters: LoginLimiters;
   sessionTtlMs: number;
 }
 
@@ -21,30 +21,31 @@ export const loginBody = z
 /**
  * | Route                 | Auth            | Body                 | Answer                                        |
  * |-----------------------|-----------------|----------------------|-----------------------------------------------|
- * | POST /api/auth/login  | none            | {username, password} | 200 {token, expires_at, supervisor}; 401; 429 |
+ * | POST /api/auth/login  | none            | {username, password} | 200 {token, expires_at, supervisor}; 401; 403; 429 |
  * | POST /api/auth/logout | session / token | —                    | 200 {logged_out}; a session ends at once      |
  * | GET  /api/auth/me     | session / token | —                    | 200 {id, username, role}                      |
  */
 export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   app.post('/api/auth/login', async (request) => {
     const body = parse(loginBody, request.body, 'Invalid login');
-    for (const subject of [`ip:${request.ip}`, `user:${body.username.toLowerCase()}`]) {
-      const decision = deps.loginLimiter.take(subject);
-      if (!decision.allowed) {
-        throw new VigilError('rate_limited', `Too many login attempts; retry after ${decision.retryAfterSeconds} s`, {
-          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-        });
-      }
+    const decision = decideLogin(deps.loginLimiters, request.ip, body.username);
+    if (!decision.allowed) {
+      throw new VigilError('rate_limited', `Too many login attempts; retry after ${decision.retryAfterSeconds} s`, {
+        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      });
     }
+    if (decision.delayMs > 0) request.log.info({ username: body.username }, 'login slowed: many attempts for this username');
+    await slowDown(decision.delayMs);
     const session = await deps.supervisors.login(body.username, body.password, deps.sessionTtlMs);
-    if (!session) {
-      request.log.info({ username: body.username }, 'login refused');
+    if (!session.ok) {
+      request.log.info({ username: body.username, reason: session.reason }, 'login refused');
+      if (session.reason === 'disabled') throw new VigilError('forbidden', 'This account is disabled; ask an admin to enable it');
       throw new VigilError('unauthorized', 'Wrong username or password');
     }
     return {
       token: session.token,
       session_id: session.id,
-      expires_at: session.expiresAt!.toISOString(),
+      expires_at: session.expiresAt.toISOString(),
       supervisor: { id: session.supervisor.id, username: session.supervisor.username, role: session.supervisor.role },
     };
   });
