@@ -3,7 +3,7 @@ import { supervisorActor, type AccountAuditEntry } from '../../auth/account-audi
 import type { CredentialListing } from '../../auth/supervisor-store.js';
 import { VigilError } from '../../errors.js';
 import type { GraphqlContext } from '../context.js';
-import { perItem } from '../limits.js';
+import { perItem } from '../cost.js';
 import { AccountAuditRecord, PasswordReset, Session, Supervisor } from '../types/admin.js';
 import { AccountActionEnum, SupervisorRoleEnum } from '../types/enums.js';
 import { toSupervisor } from './admin.js';
