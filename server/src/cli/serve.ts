@@ -28,6 +28,12 @@ function adminBanner(admin: { username: string; password: string }): string {
   ].join('\n');
 }
 
+/**
+ * The longest a stop may take. Shutdown waits for commits in flight, and a database that stopped answering must
+ * not make SIGTERM wait forever; what was answered is already committed, so exiting loses nothing acknowledged.
+ */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const vigil = await createVigil(config);
@@ -42,6 +48,10 @@ export async function serve(): Promise<void> {
     if (stopping) return;
     stopping = true;
     vigil.app.log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      vigil.app.log.error({ signal }, `shutdown did not finish in ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
     vigil
       .close()
       .then(() => process.exit(0))

@@ -3,7 +3,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import { requireSupervisor, type SupervisorGuardDeps } from '../http/supervisor-guard.js';
 import { createContext, type GraphqlContext, type GraphqlServices } from './context.js';
-import { formatError, logInternalErrors } from './errors.js';
+import { formatError, logInternalErrors, unavailableAnswers } from './errors.js';
 import { complexityLimit, depthLimit, MAX_COMPLEXITY, MAX_DEPTH } from './limits.js';
 import { vigilSchema } from './schema.js';
 
@@ -20,7 +20,7 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
     formatError,
     validationRules: [depthLimit(MAX_DEPTH)],
     // Not fastifyApolloDrainPlugin: it closes Fastify from apollo.stop(), and Fastify's onClose stops Apollo.
-    plugins: [complexityLimit(schema, MAX_COMPLEXITY), logInternalErrors(app)],
+    plugins: [complexityLimit(schema, MAX_COMPLEXITY), logInternalErrors(app), unavailableAnswers(deps.database.health)],
     introspection: true,
     includeStacktraceInErrorResponses: false,
     // `vigil serve` owns SIGINT/SIGTERM and shuts down in order; Apollo's own handlers would race it.

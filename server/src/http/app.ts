@@ -49,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error, request, reply) => {
+    options.database.health.observe(error);
     const { error: vigilError, internal } = toVigilError(error);
     if (internal) request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, vigilError);
