@@ -1,6 +1,7 @@
 import { bootstrapAdmin, bootstrapCredentials, type FirstCredentials } from '../auth/bootstrap.js';
 import { loadConfig } from '../config/load.js';
 import { createVigil } from '../vigil.js';
+import { startWatchdog } from './watchdog.js';
 
 function banner(first: FirstCredentials): string {
   const line = '='.repeat(78);
@@ -43,6 +44,8 @@ export async function serve(): Promise<void> {
   const admin = await bootstrapAdmin(vigil.database);
   if (admin) process.stdout.write(`${adminBanner(admin)}\n`);
 
+  // Left running through shutdown: a hang there must end the process too.
+  if (config.env.VIGIL_WATCHDOG_SECONDS > 0) startWatchdog(config.env.VIGIL_WATCHDOG_SECONDS);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

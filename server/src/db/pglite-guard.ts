@@ -23,17 +23,20 @@ type Subscription = { channel: string; onMessage: (payload: string) => void; unl
 /**
  * PGlite with a circuit breaker for a full disk, handed to drizzle in place of the PGlite instance.
  *
- * PGlite 0.5 runs PostgreSQL on the main thread, and once it has failed to create a WAL segment for lack of space
- * ("could not write to file pg_wal/xlogtemp…: No space left on device", 53100), the next command of any kind
- * (even `SELECT 1`, or the ROLLBACK its own `transaction()` sends) spins in WebAssembly forever: no event loop, no
- * /healthz, no SIGTERM, and freeing space does not help. Closing the instance still works, and a new one on the
- * same directory recovers. So this guard:
+ * PGlite 0.5 runs PostgreSQL on the main thread. Measured on a full tmpfs (pglite-guard.integration.test.ts):
+ * once a statement has failed to create the next WAL segment ("could not write to file pg_wal/xlogtemp…: No
+ * space left on device", 53100), the next command of any kind (even `SELECT 1`, or the ROLLBACK its own
+ * `transaction()` sends) spins in WebAssembly forever: no event loop, so no /healthz and no SIGTERM, and freeing
+ * space does not help. Closing that instance still works, and a new one on the same directory recovers. Worse,
+ * when the same failure happens inside COMMIT of an explicit transaction, COMMIT itself never returns (an error in
+ * a critical section, which PostgreSQL makes a PANIC). So this guard:
  * - refuses work (DatabaseFault 'disk_full') while free space is below `minFreeBytes`, so PGlite normally never
- *   meets ENOSPC at all;
+ *   meets ENOSPC at all: the only defence against the COMMIT case;
  * - after a disk-full error all the same, sends PGlite nothing more (not even a ROLLBACK) until `probe()` finds
  *   space again, closes the instance and opens a new one;
  * - runs all work one piece at a time itself, so that nothing already queued inside PGlite can reach it after
  *   such an error. Transactions are run here (BEGIN … COMMIT) for the same reason.
+ * The watchdog (cli/watchdog.ts) ends a process whose event loop is held anyway.
  */
 export class PgliteGuard {
   private inner: PGlite;
