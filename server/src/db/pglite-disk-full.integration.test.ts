@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load.js';
 import { assertBuilt, runCli, startServe, type ServeProcess } from '../test-support/cli.js';
 import { mountSmallDisk, type SmallDisk } from '../test-support/small-disk.js';
+import { isDocumentedUnavailable } from '../test-support/unavailable.js';
 import { openDatabase } from './open.js';
 import { rows } from './rows.js';
 
@@ -58,12 +59,7 @@ describe.each([
       const body = await response.text();
       if (response.status === 200) return void answered.add(id);
       refused++;
-      const documented =
-        response.status === 503 &&
-        Number(response.headers.get('retry-after')) > 0 &&
-        response.headers.get('content-type')?.startsWith('application/problem+json') &&
-        JSON.parse(body).code === 'unavailable';
-      if (!documented) violations.push(`${response.status} ${body.slice(0, 200)}`);
+      if (!isDocumentedUnavailable(response, body)) violations.push(`${response.status} ${body.slice(0, 200)}`);
     } catch (error) {
       violations.push(`no answer: ${(error as Error).message}`);
     }

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startServe, type ServeProcess } from '../test-support/cli.js';
 import { startPostgresServer, type PostgresServer } from '../test-support/postgres-server.js';
+import { isDocumentedUnavailable } from '../test-support/unavailable.js';
 
 /**
  * A real PostgreSQL, owned by this test, restarted and stopped under load while `vigil serve` runs as a child
@@ -46,13 +47,7 @@ describe('PostgreSQL faults under load', () => {
 
   async function check(route: string, response: Response): Promise<void> {
     const body = await response.text();
-    if (response.status === 200) return;
-    const type = response.headers.get('content-type') ?? '';
-    const documented =
-      response.status === 503 &&
-      Number(response.headers.get('retry-after')) > 0 &&
-      (type.startsWith('application/problem+json') ? JSON.parse(body).code === 'unavailable' : JSON.parse(body).errors?.[0]?.extensions?.code === 'unavailable');
-    if (!documented) violations.push(`${route} ${response.status} ${body.slice(0, 200)}`);
+    if (response.status !== 200 && !isDocumentedUnavailable(response, body)) violations.push(`${route} ${response.status} ${body.slice(0, 200)}`);
   }
 
   async function postEvent(): Promise<void> {

@@ -36,7 +36,7 @@ const errorResponses = {
   '413': problem(`Body larger than allowed.`),
   '415': problem('Content-Type is not application/json.'),
   '429': problem('Per-key rate limit exceeded; see Retry-After.'),
-  '503': problem('The event could not be stored; retry with the same event_id.'),
+  '503': problem('The database is unavailable (see Retry-After); retry with the same event_id, it counts once.'),
 };
 
 /** OpenAPI 3.1 built from the same zod schemas that validate requests, so the two cannot disagree. */
@@ -119,7 +119,7 @@ export function buildOpenApi(): Record<string, unknown> {
       ...jsOpenApiPaths(),
       ...registry.paths,
       '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'Alive' } } } },
-      '/readyz': { get: { summary: 'Readiness (database reachable)', responses: { '200': { description: 'Ready' }, '503': problem('Database unreachable') } } },
+      '/readyz': { get: { summary: 'Readiness (database reachable)', responses: { '200': { description: 'Ready' }, '503': problem('Database unreachable, read-only or its disk full (see Retry-After)') } } },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format' } } } },
     },
   };

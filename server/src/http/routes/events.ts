@@ -43,7 +43,8 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
           }
           return { status: 200, insights: await ingestOne(deps, item, ctx, `events.${i}`) };
         } catch (error) {
-          const failure = error instanceof VigilError ? error : new VigilError('internal', 'An internal error occurred');
+          const failure =
+            error instanceof VigilError ? error : (unavailableError(error) ?? new VigilError('internal', 'An internal error occurred'));
           if (failure.code === 'unavailable') unavailable = failure;
           return { status: failure.status, error: toProblem(failure) };
         }
