@@ -33,7 +33,13 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new pg.Pool({ connectionString: url, max: env.VIGIL_DB_POOL_SIZE, ...PG_CONNECTION });
-  const health = new DatabaseHealth({ ping: async () => void (await pool.query('SELECT 1')) });
+  // A standby answers SELECT 1 but refuses every write: after a failover that left this address on a standby,
+  // readiness must say so (25006, as its writes do).
+  const ping = async () => {
+    const { rows } = await pool.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
+    if (rows[0]?.standby) throw Object.assign(new Error('the database is a read-only standby'), { code: '25006' });
+  };
+  const health = new DatabaseHealth({ ping });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', (error) => health.observe(error));
   // The pool listens for errors on idle clients only. A checked-out client between two statements of a
@@ -65,9 +71,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
         onRestored,
       });
     },
-    async ping() {
-      await pool.query('SELECT 1');
-    },
+    ping,
     async close() {
       health.stop();
       await pool.end();
