@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from './config/load.js';
-import { DataDirLockedError } from './db/lock.js';
+import { faultKind } from './db/faults.js';
+import { DataDirError } from './db/lock.js';
 import { openDatabase } from './db/open.js';
 import { parseArgs, UsageError } from './cli/args.js';
 import { keysCommand } from './cli/keys.js';
@@ -68,9 +69,14 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   // Expected failures get a clear sentence; anything else gets its stack for a bug report.
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirError) {
     process.stderr.write(`vigil: ${error.message}\n`);
     process.exit(2);
+  }
+  // The database being away at start is the operator's to fix, not a bug: one line, no stack.
+  if (faultKind(error)) {
+    process.stderr.write(`vigil: the database is not usable (${faultKind(error)}): ${(error as Error).message}\n`);
+    process.exit(3);
   }
   process.stderr.write(`vigil: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);

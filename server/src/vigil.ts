@@ -46,7 +46,10 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
       : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
   const browser = await createBrowserSupport(env, database);
   const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser });
-  await keys.start((error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled'));
+  await keys.start(
+    (error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled until it reconnects'),
+    () => app.log.info('key revocation channel restored; key cache enabled'),
+  );
   for (const stage of stages) stage.start?.(app.log);
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));

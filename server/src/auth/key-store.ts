@@ -38,7 +38,7 @@ const CACHE_MAX = 10_000;
 /**
  * Keys looked up by SHA-256. Known keys are cached so the hot path does no query; revocation invalidates the cache
  * at once in this process and, through NOTIFY, in every other process on the same database. If the notification
- * connection is lost the cache is switched off rather than risk honouring a revoked key.
+ * connection is lost the cache is switched off rather than risk honouring a revoked key, until it listens again.
  */
 export class KeyStore {
   private readonly cache = new Map<string, KeyCheck>();
@@ -48,7 +48,7 @@ export class KeyStore {
 
   constructor(private readonly database: DatabaseHandle) {}
 
-  async start(onLost: (error: Error) => void = () => {}): Promise<void> {
+  async start(onLost: (error: Error) => void = () => {}, onRestored: () => void = () => {}): Promise<void> {
     this.unlisten = await this.database.listen(
       KEY_REVOKED_CHANNEL,
       (hash) => this.cache.delete(hash),
@@ -56,6 +56,12 @@ export class KeyStore {
         this.cacheEnabled = false;
         this.cache.clear();
         onLost(error);
+      },
+      // Revocations sent while the channel was down were missed: start from an empty cache.
+      () => {
+        this.cache.clear();
+        this.cacheEnabled = true;
+        onRestored();
       },
     );
     this.cacheEnabled = true;

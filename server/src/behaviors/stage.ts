@@ -61,7 +61,9 @@ export class BehaviorsStage implements InsightStage {
       this.unlisten = await this.database.listen(
         BEHAVIORS_CHANNEL,
         () => this.kick(),
-        (error) => this.log.warn({ err: error }, 'behaviors: notification channel lost; polling'),
+        (error) => this.log.warn({ err: error }, 'behaviors: notification channel lost; reconnecting'),
+        // Changes notified while the channel was down were missed: reload.
+        () => this.kick(),
       );
     } catch (error) {
       this.log.warn({ err: error }, 'behaviors: cannot listen for definition changes; polling');

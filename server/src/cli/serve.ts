@@ -1,6 +1,7 @@
 import { bootstrapAdmin, bootstrapCredentials, type FirstCredentials } from '../auth/bootstrap.js';
 import { loadConfig } from '../config/load.js';
 import { createVigil } from '../vigil.js';
+import { startWatchdog } from './watchdog.js';
 
 function banner(first: FirstCredentials): string {
   const line = '='.repeat(78);
@@ -28,6 +29,12 @@ function adminBanner(admin: { username: string; password: string }): string {
   ].join('\n');
 }
 
+/**
+ * The longest a stop may take. Shutdown waits for commits in flight, and a database that stopped answering must
+ * not make SIGTERM wait forever; what was answered is already committed, so exiting loses nothing acknowledged.
+ */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const vigil = await createVigil(config);
@@ -37,11 +44,17 @@ export async function serve(): Promise<void> {
   const admin = await bootstrapAdmin(vigil.database);
   if (admin) process.stdout.write(`${adminBanner(admin)}\n`);
 
+  // Left running through shutdown: a hang there must end the process too.
+  if (config.env.VIGIL_WATCHDOG_SECONDS > 0) startWatchdog(config.env.VIGIL_WATCHDOG_SECONDS);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     vigil.app.log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      vigil.app.log.error({ signal }, `shutdown did not finish in ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
     vigil
       .close()
       .then(() => process.exit(0))

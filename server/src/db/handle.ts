@@ -1,5 +1,6 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from '@vigil/drizzle/schema';
+import type { DatabaseHealth } from './health.js';
 
 export type Schema = typeof schema;
 /** Either driver's drizzle database: node-postgres and PGlite share the pg dialect and this type. */
@@ -22,8 +23,19 @@ export interface DatabaseHandle {
   readonly reporting: Db;
   /** How many group commits are worth running at once (PGlite: one connection, so 1). */
   readonly maxConcurrency: number;
-  /** Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). */
-  listen(channel: string, onMessage: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
+  /** Whether the database answers; fed by every dependency fault seen, recovered by its own probe. */
+  readonly health: DatabaseHealth;
+  /**
+   * Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). A lost subscription is
+   * re-established by itself: `onLost` when it drops (notifications may be missed from then on), `onRestored`
+   * when it listens again.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onLost: (error: Error) => void,
+    onRestored?: () => void,
+  ): Promise<() => Promise<void>>;
   /** Throws when the database is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;

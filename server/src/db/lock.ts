@@ -1,9 +1,27 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+/** The embedded database's directory cannot be used: missing and uncreatable, read-only, or held by another process. */
+export class DataDirError extends Error {
+  override name = 'DataDirError';
+}
+
 /** Raised when another live process holds the embedded database. */
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends DataDirError {
   override name = 'DataDirLockedError';
+}
+
+/** A file-system refusal as one sentence naming the path, for the CLI to print instead of a stack trace. */
+function unusable(dir: string, error: unknown): DataDirError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  const why =
+    code === 'EROFS' ? 'it is on a read-only file system'
+    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : code === 'ENOTDIR' ? 'a part of the path is a file'
+    : code === 'ENOENT' ? 'it does not exist and cannot be created'
+    : code === 'ENOSPC' ? 'the disk is full'
+    : (error as Error).message;
+  return new DataDirError(`Cannot use the data directory ${dir} (VIGIL_DATA_DIR): ${why} (${code})`);
 }
 
 function alive(pid: number): boolean {
@@ -23,11 +41,21 @@ function alive(pid: number): boolean {
  */
 export function lockDataDir(dataDir: string, purpose: string): () => void {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw unusable(dir, error);
+  }
   const path = join(dir, 'vigil.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(path, 'wx');
+      let fd: number;
+      try {
+        fd = openSync(path, 'wx');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+        throw unusable(dir, error);
+      }
       writeSync(fd, JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() }));
       closeSync(fd);
       let released = false;
@@ -44,7 +72,7 @@ export function lockDataDir(dataDir: string, purpose: string): () => void {
       process.once('exit', release);
       return release;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (e instanceof DataDirError || (e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       let holder: { pid?: number; purpose?: string } = {};
       try {
         holder = JSON.parse(readFileSync(path, 'utf8'));

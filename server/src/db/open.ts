@@ -1,14 +1,24 @@
 import { join, resolve } from 'node:path';
 import { migrationsFolder } from '@vigil/drizzle';
 import * as schema from '@vigil/drizzle/schema';
+import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
 import type { Env } from '../config/env.js';
+import { DatabaseHealth } from './health.js';
 import type { DatabaseHandle, Db } from './handle.js';
-import { lockDataDir } from './lock.js';
+import { DataDirError, lockDataDir } from './lock.js';
 import { oneAtATime } from './one-at-a-time.js';
+import { PgliteGuard } from './pglite-guard.js';
+import { listenWithReconnect } from './pg-listener.js';
 import { reportingPool } from './reporting-pool.js';
 
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
 const MIGRATION_LOCK_KEY = 0x76_69_67_69; // "vigi"
+
+/**
+ * A connection that cannot be made in this time fails (503) instead of holding its request while the server is
+ * unreachable; TCP keepalive finds a peer that vanished without closing (a failover that moved the address).
+ */
+const PG_CONNECTION = { connectionTimeoutMillis: 5000, keepAlive: true } as const;
 
 export interface OpenOptions {
   /** Apply pending migrations before returning. */
@@ -24,11 +34,30 @@ export async function openDatabase(env: Env, options: OpenOptions): Promise<Data
 async function openPostgres(env: Env, url: string, options: OpenOptions): Promise<DatabaseHandle> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool({ connectionString: url, max: env.VIGIL_DB_POOL_SIZE });
+  const pool = new pg.Pool({ connectionString: url, max: env.VIGIL_DB_POOL_SIZE, ...PG_CONNECTION });
+  // A standby answers SELECT 1 but refuses every write: after a failover that left this address on a standby,
+  // readiness must say so (25006, as its writes do).
+  const ping = async () => {
+    const { rows } = await pool.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
+    if (rows[0]?.standby) throw Object.assign(new Error('the database is a read-only standby'), { code: '25006' });
+  };
+  const health = new DatabaseHealth({ ping });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  pool.on('error', (error) => health.observe(error));
+  // The pool listens for errors on idle clients only. A checked-out client between two statements of a
+  // transaction gets the server's 57P01 as an 'error' event too: without a listener it would end the process.
+  // Its next query fails instead, and the pool discards the broken client on release.
+  pool.on('connect', (client) => client.on('error', (error) => health.observe(error)));
   const db = drizzle(pool, { schema }) as unknown as Db;
-  const reporting = reportingPool(pg, { connectionString: url, max: env.VIGIL_DB_REPORTING_POOL_SIZE, statement_timeout: env.VIGIL_REPORTING_STATEMENT_TIMEOUT_MS });
+  const reporting = reportingPool(pg, {
+    connectionString: url,
+    max: env.VIGIL_DB_REPORTING_POOL_SIZE,
+    statement_timeout: env.VIGIL_REPORTING_STATEMENT_TIMEOUT_MS,
+    ...PG_CONNECTION,
+  });
+  // The same two listeners as on the ingestion pool: a restart must not end the process through a reporting read.
+  reporting.on('error', (error) => health.observe(error));
+  reporting.on('connect', (client) => client.on('error', (error) => health.observe(error)));
   if (options.migrate) {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const client = await pool.connect();
@@ -46,22 +75,17 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
     db,
     reporting: drizzle(reporting, { schema }) as unknown as Db,
     maxConcurrency: Math.max(1, Math.min(env.VIGIL_COMMIT_CONCURRENCY, env.VIGIL_DB_POOL_SIZE - 1)),
-    async listen(channel, onMessage, onLost) {
-      const client = new pg.Client({ connectionString: url });
-      client.on('notification', (msg) => msg.channel === channel && onMessage(msg.payload ?? ''));
-      client.on('error', (e) => onLost(e));
-      client.on('end', () => onLost(new Error('notification connection ended')));
-      await client.connect();
-      await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
-      return async () => {
-        client.removeAllListeners('end');
-        await client.end().catch(() => {});
-      };
+    health,
+    listen(channel, onMessage, onLost, onRestored) {
+      return listenWithReconnect(() => new pg.Client({ connectionString: url, ...PG_CONNECTION }), channel, {
+        onMessage,
+        onLost,
+        onRestored,
+      });
     },
-    async ping() {
-      await pool.query('SELECT 1');
-    },
+    ping,
     async close() {
+      health.stop();
       await Promise.all([pool.end(), reporting.end()]);
     },
   };
@@ -73,26 +97,40 @@ async function openPglite(env: Env, options: OpenOptions): Promise<DatabaseHandl
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
-    const client = await PGlite.create(join(dataDir, 'pgdata'));
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const pgdata = join(dataDir, 'pgdata');
+    const create = () =>
+      PGlite.create(pgdata).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EROFS' || error.code === 'EACCES' || error.code === 'EPERM'
+          ? new DataDirError(`The data directory ${pgdata} is not writable (${error.code}): Vigil must be able to write there`)
+          : error;
+      });
+    const client = new PgliteGuard(await create(), {
+      dataDir,
+      minFreeBytes: env.VIGIL_DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+      reopen: create,
+    });
+    // The guard offers what drizzle calls on a PGlite instance: query and transaction.
+    const db = drizzle(client as unknown as PGliteInstance, { schema }) as unknown as Db;
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
-      await migrate(drizzle(client, { schema }), { migrationsFolder });
+      await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
     }
+    const health = new DatabaseHealth({ ping: () => client.probe() });
     return {
       driver: 'pglite',
       db,
       // Statements on the one connection run in arrival order: one reporting statement in the queue at a time lets
       // group commits in between, where a burst of reporting statements would all run before the next commit.
-      reporting: drizzle({ client: oneAtATime(client), schema }) as unknown as Db,
+      // Through the guard, so a full disk stops reporting reads too.
+      reporting: drizzle({ client: oneAtATime(client as unknown as PGliteInstance), schema }) as unknown as Db,
       maxConcurrency: 1,
-      async listen(channel, onMessage) {
+      health,
+      listen(channel, onMessage) {
         return client.listen(channel, onMessage);
       },
-      async ping() {
-        await client.query('SELECT 1');
-      },
+      ping: () => client.probe(),
       async close() {
+        health.stop();
         try {
           await client.close();
         } finally {

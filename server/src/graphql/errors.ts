@@ -2,6 +2,8 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { unavailableError } from '../db/faults.js';
+import type { DatabaseHealth } from '../db/health.js';
 import { errorCatalog, problemType, VigilError, vigilCause, type ErrorCode } from '../errors.js';
 
 // Apollo's own codes for requests that are not valid GraphQL, mapped onto the one catalog.
@@ -36,6 +38,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   // A validation rule's own code (a limit) survives Apollo's GRAPHQL_VALIDATION_FAILED wrapper.
   const inner = error instanceof GraphQLError && error.originalError instanceof GraphQLError ? error.originalError.extensions?.code : undefined;
   if (typeof inner === 'string' && inner in errorCatalog) return { ...base, extensions: extensionsOf(inner as ErrorCode) };
+  const unavailable = unavailableError(original);
+  if (unavailable) return { ...base, message: unavailable.message, extensions: extensionsOf('unavailable') };
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && code in errorCatalog) return { ...base, extensions: extensionsOf(code as ErrorCode) };
   if (typeof code === 'string' && apolloCodes[code]) return { ...base, extensions: extensionsOf(apolloCodes[code]!) };
@@ -50,9 +54,33 @@ export function logInternalErrors(app: FastifyInstance): ApolloServerPlugin {
         async didEncounterErrors({ errors }) {
           for (const error of errors) {
             const original = unwrapResolverError(error);
-            const expected = vigilCause(original) !== undefined || (original instanceof GraphQLError && original.extensions?.code !== undefined);
+            const expected =
+              vigilCause(original) !== undefined ||
+              (original instanceof GraphQLError && original.extensions?.code !== undefined) ||
+              unavailableError(original) !== undefined;
             if (!expected) app.log.error({ err: original }, 'GraphQL operation failed');
           }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * An operation that met a database fault is answered like REST: HTTP 503 with Retry-After (the body still carries
+ * `extensions.code: "unavailable"`), and the fault is reported to the database's health.
+ */
+export function unavailableAnswers(health: DatabaseHealth): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ errors, response }) {
+          const fault = (errors ?? []).map((error) => unwrapResolverError(error)).find((e) => unavailableError(e));
+          if (!fault) return;
+          health.observe(fault);
+          const unavailable = unavailableError(fault)!;
+          response.http.status = unavailable.status;
+          for (const [name, value] of Object.entries(unavailable.headers)) response.http.headers.set(name.toLowerCase(), value);
         },
       };
     },

@@ -8,7 +8,7 @@ import { ConcurrencyLimit } from './concurrency.js';
 import { createContext, type GraphqlContext, type GraphqlServices } from './context.js';
 import { MAX_COST } from './cost.js';
 import { costLimit } from './cost-limit.js';
-import { formatError, logInternalErrors } from './errors.js';
+import { formatError, logInternalErrors, unavailableAnswers } from './errors.js';
 import { MAX_DEPTH, MAX_NODES, MAX_TOKENS, selectionLimits } from './limits.js';
 import { vigilSchema } from './schema.js';
 
@@ -39,6 +39,7 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
         concurrency: new ConcurrencyLimit(env.VIGIL_GRAPHQL_MAX_CONCURRENT),
       }),
       logInternalErrors(app),
+      unavailableAnswers(deps.database.health),
     ],
     introspection: env.VIGIL_GRAPHQL_INTROSPECTION,
     includeStacktraceInErrorResponses: false,

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { KeyStore } from '../auth/key-store.js';
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
+import type { DatabaseHealth } from '../db/health.js';
 import type { BrowserSupport } from '../handprint/browser.js';
 import { VigilError } from '../errors.js';
 import type { Ingestor } from '../ingest/ingestor.js';
@@ -34,7 +35,10 @@ export interface AppOptions {
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** One answer for route and framework errors; a database fault also marks the database not ready (/readyz). */
+const errorAnswerer = (health: DatabaseHealth) =>
+  function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  health.observe(error);
   const { error: vigilError, internal } = toVigilError(error);
   if (internal) request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, vigilError);
@@ -43,6 +47,7 @@ function answerError(error: unknown, request: FastifyRequest, reply: FastifyRepl
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const trusted = options.config.env.VIGIL_TRUSTED_PROXIES;
   const timeoutMs = options.config.env.VIGIL_REQUEST_TIMEOUT_SECONDS * 1000;
+  const answerError = errorAnswerer(options.database.health);
   const app = Fastify({
     logger: options.logger,
     // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the socket's address.

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { ZodError } from 'zod';
+import { unavailableError } from '../db/faults.js';
 import { VigilError, toProblem, vigilCause, type ErrorCode, type FieldError } from '../errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -72,5 +73,7 @@ export function toVigilError(error: unknown): { error: VigilError; internal: boo
   }
   if (refusedText(error)) return { error: new VigilError('validation_failed', 'The input contains text the database cannot store'), internal: true };
   if (error instanceof SyntaxError) return { error: new VigilError('invalid_json', `The body is not valid JSON: ${error.message}`), internal: false };
+  const unavailable = unavailableError(error);
+  if (unavailable) return { error: unavailable, internal: false };
   return { error: new VigilError('internal', 'An internal error occurred; it has been logged.'), internal: true };
 }

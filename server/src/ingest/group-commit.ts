@@ -10,6 +10,11 @@ export interface GroupCommitOptions<I, O> {
   concurrency: number;
   /** Called when a batch failed as a whole and is retried item by item. */
   onBatchFailure?(error: unknown, size: number): void;
+  /**
+   * Whether a failed batch is worth retrying item by item (default: always). A failure of the database itself
+   * fails every item alike: retrying them one by one would only hold each request for another failed round trip.
+   */
+  isolate?(error: unknown): boolean;
 }
 
 interface Waiter<I, O> {
@@ -71,8 +76,8 @@ export class GroupCommitter<I, O> {
       batch.forEach((w, i) => w.resolve(outcomes[i]!));
       return;
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error);
+      if (batch.length === 1 || this.options.isolate?.(error) === false) {
+        batch.forEach((w) => w.reject(error));
         return;
       }
       this.options.onBatchFailure?.(error, batch.length);

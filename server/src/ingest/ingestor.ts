@@ -1,3 +1,4 @@
+import { faultKind } from '../db/faults.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { serverHandprint } from '../handprint/server-signals.js';
 import type { RiskOptions } from '../risk/evaluate.js';
@@ -36,6 +37,7 @@ export class Ingestor {
       concurrency: options.database.maxConcurrency,
       commit: (items) => this.commit(items),
       onBatchFailure: (error, size) => options.observer.batchFailed(error, size),
+      isolate: (error) => faultKind(error) === undefined,
     });
   }
 
@@ -56,6 +58,8 @@ export class Ingestor {
       try {
         return await storeBatch(this.options.database.db, items, this.options.risk);
       } catch (error) {
+        // A commit meeting a database fault makes /readyz not ready at once, without waiting for its next ping.
+        this.options.database.health.observe(error);
         if (attempt >= 3 || !retryable(error)) throw error;
       }
     }

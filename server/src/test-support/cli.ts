@@ -33,6 +33,8 @@ export interface ServeProcess {
   url: string;
   /** Everything printed on stdout so far. */
   stdout(): string;
+  /** Everything printed on stderr so far (the JSON log at VIGIL_LOG_LEVEL). */
+  stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -73,6 +75,7 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
     child,
     url,
     stdout: () => out,
+    stderr: () => err,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unavailableError } from '../../db/faults.js';
 import { toProblem, VigilError, type Problem } from '../../errors.js';
 import type { BrowserSupport } from '../../handprint/browser.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
@@ -44,16 +45,22 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
     const parsed = batchInputSchema.safeParse(request.body);
     if (!parsed.success) throw validationError(parsed.error, 'Invalid batch');
     const ctx = context(request, undefined);
+    let unavailable: VigilError | undefined;
     const results = await Promise.all(
       parsed.data.events.map(async (item, i): Promise<BatchResult> => {
         try {
           return { status: 200, insights: await ingestOne(deps, item, ctx, `events.${i}`) };
         } catch (error) {
-          const failure = error instanceof VigilError ? error : new VigilError('internal', 'An internal error occurred');
+          const failure =
+            error instanceof VigilError ? error : (unavailableError(error) ?? new VigilError('internal', 'An internal error occurred'));
+          if (failure.code === 'unavailable') unavailable = failure;
           return { status: failure.status, error: toProblem(failure) };
         }
       }),
     );
+    // The database failing is not a property of one event: the whole batch is answered 503 with Retry-After and
+    // retried as a whole (events already stored are answered from their event_id, not stored twice).
+    if (unavailable) throw unavailable;
     return { results };
   });
 }
@@ -94,8 +101,10 @@ async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContex
   try {
     return (await deps.ingestor.submit(ctx.keyId, event)).insights;
   } catch (error) {
+    // Retrying is safe: with the same event_id a commit that did land is answered from the stored event.
+    const fault = unavailableError(error);
+    if (fault) throw fault;
     deps.log.error({ err: error }, 'event could not be stored');
-    // Nothing was stored, so the caller may retry safely (with the same event_id to stay idempotent).
-    throw new VigilError('unavailable', 'The event could not be stored; retry it with the same event_id');
+    throw new VigilError('unavailable', 'The event could not be stored; retry it with the same event_id', { headers: { 'Retry-After': '1' } });
   }
 }

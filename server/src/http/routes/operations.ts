@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../db/handle.js';
+import { faultError } from '../../db/faults.js';
 import { errorCatalog, problemType, VigilError, type ErrorCode } from '../../errors.js';
 import type { Metrics } from '../metrics.js';
 import { buildOpenApi } from '../openapi.js';
@@ -12,8 +13,8 @@ export interface OperationRouteDeps {
 /**
  * | Route               | Auth | Answer                                         |
  * |---------------------|------|------------------------------------------------|
- * | GET /healthz        | none | 200 while the process is alive                 |
- * | GET /readyz         | none | 200 when the database answers, 503 otherwise   |
+ * | GET /healthz        | none | 200 while the process is alive (never asks the database) |
+ * | GET /readyz         | none | 200 when the database answers, 503 + Retry-After otherwise |
  * | GET /metrics        | none | Prometheus text format                         |
  * | GET /openapi.json   | none | OpenAPI 3.1, generated from the request schemas |
  * | GET /problems/{code}| none | what a problem type means                      |
@@ -21,12 +22,13 @@ export interface OperationRouteDeps {
 export function operationRoutes(app: FastifyInstance, deps: OperationRouteDeps): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
+  // A known fault answers at once (the health probe clears it); otherwise a ping bounded in time, so a hung
+  // database makes this 503 rather than a request that never ends.
   app.get('/readyz', async () => {
-    try {
-      await deps.database.ping();
-    } catch {
-      throw new VigilError('unavailable', 'The database is not reachable');
-    }
+    const health = deps.database.health;
+    if (health.fault === undefined) await health.check();
+    const fault = health.fault;
+    if (fault !== undefined) throw faultError(fault, `The database is not ready (${fault.replace('_', ' ')})`);
     return { status: 'ready', database: deps.database.driver };
   });
 
