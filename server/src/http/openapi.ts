@@ -122,7 +122,7 @@ export function buildOpenApi(): Record<string, unknown> {
           summary: 'Readiness (database reachable)',
           responses: {
             '200': ok('Ready', responseSchema(z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }))),
-            '503': problem('Database unreachable'),
+            '503': problem('Database unreachable, read-only (a standby) or its disk full; see Retry-After'),
           },
         },
       },
