@@ -19,3 +19,18 @@ export const storableString = () =>
     const problem = unstorable(s);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
+
+/** SQLSTATEs of text or JSON PostgreSQL refused (22021 bad encoding, 22P05 untranslatable, 22P02, 54001 depth). */
+const refusedTextCodes = new Set(['22021', '22P05', '22P02', '54001']);
+
+/**
+ * Whether the database refused input text: the edge (`unstorable`) should have refused it first, so callers map
+ * this to `validation_failed` as a backstop and log it, because it means a check is missing.
+ */
+export function databaseRefusedText(error: unknown): boolean {
+  // drizzle wraps driver errors; the SQLSTATE is on the cause.
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (refusedTextCodes.has(String((e as { code?: unknown }).code))) return true;
+  }
+  return false;
+}

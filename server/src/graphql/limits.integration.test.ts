@@ -88,20 +88,37 @@ describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
     expectRefused(await gql(cycle), 'query_too_expensive', /same list twice.*types\.fields\.type\.fields/);
   });
 
-  it('refuses a NUL in every text argument of device, devices and events with validation_failed', async () => {
+  it('refuses a NUL or a lone surrogate in any text argument, variable or literal, before anything runs', async () => {
     const nul = 'a\u0000b';
     const device = await gql('query ($id: ID!) { device(id: $id) { id } }', { id: nul });
-    expectFieldError(device, 'validation_failed', 400);
-    expect(device.body.errors[0].extensions.errors).toEqual([{ path: 'id', message: expect.stringMatching(/NUL/) }]);
+    expectRefused(device, 'validation_failed', /\$id: must not contain NUL/);
+    expect(device.body.errors[0].extensions.errors).toEqual([{ path: '$id', message: expect.stringMatching(/NUL/) }]);
     for (const key of ['role', 'branch', 'userId', 'tag']) {
       const res = await gql('query ($f: DeviceFilter) { devices(filter: $f) { totalCount nodes { id } } }', { f: { [key]: nul } });
-      expectFieldError(res, 'validation_failed', 400);
-      expect(res.body.errors[0].extensions.errors[0].path).toBe(`filter.${key}`);
+      expectRefused(res, 'validation_failed', /NUL/);
+      expect(res.body.errors[0].extensions.errors[0].path).toBe(`$f.${key}`);
     }
     for (const key of ['deviceId', 'identity', 'event', 'tag']) {
-      const res = await gql('query ($f: EventFilter) { events(filter: $f) { totalCount nodes { id } } }', { f: { [key]: nul } });
-      expectFieldError(res, 'validation_failed', 400);
+      const res = await gql(`{ events(filter: { ${key}: "x\\u0000" }) { totalCount } }`);
+      expectRefused(res, 'validation_failed', /NUL/);
       expect(res.body.errors[0].extensions.errors[0].path).toBe(`filter.${key}`);
+    }
+    const surrogate = await gql('{ device(id: "x\\ud800") { id } }');
+    expectRefused(surrogate, 'validation_failed', /id: must be well-formed Unicode/);
+  });
+
+  it('refuses such text in the admin operations too (usernames, ids, names), never an internal error', async () => {
+    const { admin } = await supervisorAccounts(server);
+    const operations = [
+      ['disableSupervisor(username: $s) { username }', 'String!'],
+      ['resetSupervisorPassword(username: $s) { password }', 'String!'],
+      ['revokeToken(id: $s) { id }', 'ID!'],
+      ['createKey(kind: WRITE, name: $s) { secret }', 'String!'],
+      ['removeBehavior(name: $s)', 'String!'],
+    ];
+    for (const [field, type] of operations) {
+      const res = await gql(`mutation ($s: ${type}) { ${field} }`, { s: 'a\u0000' }, admin.token);
+      expectRefused(res, 'validation_failed', /NUL/);
     }
   });
 

@@ -9,6 +9,7 @@ import { createContext, type GraphqlContext, type GraphqlServices } from './cont
 import { MAX_COST } from './cost.js';
 import { costLimit } from './cost-limit.js';
 import { formatError, logInternalErrors, unavailableAnswers } from './errors.js';
+import { storableArguments } from './text-args.js';
 import { MAX_DEPTH, MAX_NODES, MAX_TOKENS, selectionLimits } from './limits.js';
 import { vigilSchema } from './schema.js';
 
@@ -30,6 +31,7 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
     validationRules: [selectionLimits({ maxDepth: MAX_DEPTH, maxNodes: MAX_NODES })],
     // Not fastifyApolloDrainPlugin: it closes Fastify from apollo.stop(), and Fastify's onClose stops Apollo.
     plugins: [
+      storableArguments(),
       costLimit({
         schema,
         estimates: new RowEstimates(deps.database.reporting),

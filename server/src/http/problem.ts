@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { ZodError } from 'zod';
 import { unavailableError } from '../db/faults.js';
+import { databaseRefusedText } from '../db/safe-text.js';
 import { VigilError, toProblem, vigilCause, type ErrorCode, type FieldError } from '../errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -34,21 +35,6 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_MAX_PARAM_LENGTH: 'validation_failed',
 };
 
-/**
- * PostgreSQL's refusals of text it cannot store (22021 invalid byte sequence, 22P05 untranslatable character,
- * 22P02 invalid text representation, as of a lone surrogate in jsonb, 54001 nesting too deep). Edge validation
- * refuses such input first; this is the backstop, and it is logged because it means the edge missed a case.
- */
-const refusedTextCodes = new Set(['22021', '22P05', '22P02', '54001']);
-
-function refusedText(error: unknown): boolean {
-  // drizzle wraps driver errors; the SQLSTATE is on the cause.
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (refusedTextCodes.has(String((e as { code?: unknown }).code))) return true;
-  }
-  return false;
-}
-
 const byStatus: Record<number, ErrorCode> = {
   400: 'validation_failed',
   401: 'unauthorized',
@@ -71,7 +57,7 @@ export function toVigilError(error: unknown): { error: VigilError; internal: boo
     const detail = code === 'invalid_json' ? `The body is not valid JSON: ${fe.message}` : (fe.message ?? code);
     return { error: new VigilError(code, detail), internal: false };
   }
-  if (refusedText(error)) return { error: new VigilError('validation_failed', 'The input contains text the database cannot store'), internal: true };
+  if (databaseRefusedText(error)) return { error: new VigilError('validation_failed', 'The input contains text the database cannot store'), internal: true };
   if (error instanceof SyntaxError) return { error: new VigilError('invalid_json', `The body is not valid JSON: ${error.message}`), internal: false };
   const unavailable = unavailableError(error);
   if (unavailable) return { error: unavailable, internal: false };

@@ -125,8 +125,9 @@ export class RegistryRepository {
     return loadHistory(db, deviceIds, limit);
   }
 
+  /** A device's audit trail for the supervisor API: a reporting read, on the reporting connections. */
   async history(deviceId: string, limit = 100): Promise<RegistryAuditRow[]> {
-    return this.database.db
+    return this.database.reporting
       .select()
       .from(registryAudit)
       .where(and(eq(registryAudit.deviceId, deviceId)))

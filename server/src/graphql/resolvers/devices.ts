@@ -6,7 +6,6 @@ import type { Command } from '../../registry/state.js';
 import { validationError } from '../../http/problem.js';
 import type { GraphqlContext } from '../context.js';
 import { connectionCost, deviceRows, perItem } from '../cost.js';
-import { storable } from './text-args.js';
 import { AuditRecord, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
 import { DeviceSortEnum } from '../types/enums.js';
 import { Event } from '../types/event.js';
@@ -50,7 +49,7 @@ export class DeviceResolver {
   ): Promise<DeviceConnectionSource> {
     ctx.require('read');
     const limit = pageSize(first);
-    const query = toFilter(storable(filter, 'filter'));
+    const query = toFilter(filter);
     const page = await listDevices(ctx.services.database.reporting, { filter: query, sort: sort as 'device_id' | 'last_seen', limit, cursor: after ?? undefined });
     const edges = page.devices.map((d) => {
       // The listing already read each registration: prime the loader so fields resolve without a query.
@@ -65,7 +64,7 @@ export class DeviceResolver {
   @Query(() => Device, { nullable: true, description: 'One device by its device_id; null when unknown.' })
   async device(@Ctx() ctx: GraphqlContext, @Arg('id', () => ID) id: string): Promise<Device | null> {
     ctx.require('read');
-    const found = await ctx.loaders.device.load(storable(id, 'id'));
+    const found = await ctx.loaders.device.load(id);
     return found ? toDevice(found) : null;
   }
 

@@ -2,7 +2,6 @@ import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphq
 import { countEvents, listEvents, type EventFilter as Filter } from '../../reporting/events.js';
 import type { GraphqlContext } from '../context.js';
 import { connectionCost, eventRows } from '../cost.js';
-import { storable } from './text-args.js';
 import { EventConnection, EventFilter } from '../types/event.js';
 import { toEvent } from './mapping.js';
 import { pageSize, connection } from './paging.js';
@@ -19,7 +18,7 @@ export class EventResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
   ): Promise<EventConnectionSource> {
     ctx.require('read');
-    const query: Filter = { ...(storable(filter, 'filter') ?? {}) };
+    const query: Filter = { ...(filter ?? {}) };
     const page = await listEvents(ctx.services.database.reporting, query, pageSize(first), after);
     const edges = page.events.map((e, i) => ({ cursor: page.cursors[i]!, node: toEvent(e) }));
     return connection(edges, page.nextCursor, after, query);
