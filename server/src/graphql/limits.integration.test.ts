@@ -103,8 +103,9 @@ describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
       expectRefused(res, 'validation_failed', /NUL/);
       expect(res.body.errors[0].extensions.errors[0].path).toBe(`filter.${key}`);
     }
-    const surrogate = await gql('{ device(id: "x\\ud800") { id } }');
-    expectRefused(surrogate, 'validation_failed', /id: must be well-formed Unicode/);
+    // In a literal the GraphQL parser already refuses a lone surrogate; in a variable it is ours to refuse.
+    const surrogate = await gql('query ($id: ID!) { device(id: $id) { id } }', { id: 'x\ud800' });
+    expectRefused(surrogate, 'validation_failed', /\$id: must be well-formed Unicode/);
   });
 
   it('refuses such text in the admin operations too (usernames, ids, names), never an internal error', async () => {
