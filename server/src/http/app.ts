@@ -38,11 +38,11 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** One answer for route and framework errors; a database fault also marks the database not ready (/readyz). */
 const errorAnswerer = (health: DatabaseHealth) =>
   function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  health.observe(error);
-  const { error: vigilError, internal } = toVigilError(error);
-  if (internal) request.log.error({ err: error }, 'unhandled error');
-  return sendProblem(reply, vigilError);
-}
+    health.observe(error);
+    const { error: vigilError, internal } = toVigilError(error);
+    if (internal) request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, vigilError);
+  };
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const trusted = options.config.env.VIGIL_TRUSTED_PROXIES;
@@ -61,7 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: { requestTimeout: timeoutMs, headersTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, timeoutMs) },
     clientErrorHandler: answerClientError,
     // A URL Fastify cannot decode or route (bad percent-encoding, a path segment over maxParamLength).
-    frameworkErrors: (error, request, reply) => answerError(error, request, reply),
+    frameworkErrors: answerError,
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('principal', null);
