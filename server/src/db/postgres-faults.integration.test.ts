@@ -120,6 +120,13 @@ describe('PostgreSQL faults under load', () => {
       expect(Number(ready.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(ready.headers.get('content-type')).toContain('application/problem+json');
       expect((await fetch(`${vigil.url}/healthz`)).status).toBe(200);
+      // A batch meets the fault as a whole: one 503 with Retry-After to retry it by, not a 200 of per-item 503s.
+      const batch = await fetch(`${vigil.url}/events/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events: [{ event: 'login', identity: 'batch-a' }, { event: 'login', identity: 'batch-b' }] }),
+      });
+      expect(isDocumentedUnavailable(batch, await batch.text())).toBe(true);
       await new Promise((r) => setTimeout(r, 3000));
       await server.start();
       await recovered();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unavailableError } from '../../db/faults.js';
+import { faultKind, unavailableError } from '../../db/faults.js';
 import { toProblem, VigilError, type Problem } from '../../errors.js';
 import type { BrowserSupport } from '../../handprint/browser.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
@@ -51,15 +51,16 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
         try {
           return { status: 200, insights: await ingestOne(deps, item, ctx, `events.${i}`) };
         } catch (error) {
-          const failure =
-            error instanceof VigilError ? error : (unavailableError(error) ?? new VigilError('internal', 'An internal error occurred'));
-          if (failure.code === 'unavailable') unavailable = failure;
+          const fault = unavailableError(error);
+          if (fault && faultKind(error)) unavailable = fault;
+          const failure = error instanceof VigilError ? error : (fault ?? new VigilError('internal', 'An internal error occurred'));
           return { status: failure.status, error: toProblem(failure) };
         }
       }),
     );
     // The database failing is not a property of one event: the whole batch is answered 503 with Retry-After and
-    // retried as a whole (events already stored are answered from their event_id, not stored twice).
+    // retried as a whole (events already stored are answered from their event_id, not stored twice). Any other
+    // failure to store stays the one item's 503.
     if (unavailable) throw unavailable;
     return { results };
   });
@@ -101,9 +102,9 @@ async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContex
   try {
     return (await deps.ingestor.submit(ctx.keyId, event)).insights;
   } catch (error) {
+    // A database fault is answered at the edge: 503 with its Retry-After, and for a batch, the whole batch.
     // Retrying is safe: with the same event_id a commit that did land is answered from the stored event.
-    const fault = unavailableError(error);
-    if (fault) throw fault;
+    if (faultKind(error)) throw error;
     deps.log.error({ err: error }, 'event could not be stored');
     throw new VigilError('unavailable', 'The event could not be stored; retry it with the same event_id', { headers: { 'Retry-After': '1' } });
   }
