@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { migrationsFolder } from '@vigil/drizzle';
 import * as schema from '@vigil/drizzle/schema';
 import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
+import type { Pool } from 'pg';
 import type { Env } from '../config/env.js';
 import { DatabaseHealth } from './health.js';
 import type { DatabaseHandle, Db } from './handle.js';
@@ -31,6 +32,17 @@ export async function openDatabase(env: Env, options: OpenOptions): Promise<Data
   return env.DATABASE_URL ? openPostgres(env, env.DATABASE_URL, options) : openPglite(env, options);
 }
 
+/**
+ * A pool's client errors go to the database's health instead of ending the process. The pool listens for errors
+ * on idle clients only (a server restart); a client checked out between two statements of a transaction gets the
+ * server's 57P01 as an 'error' event too, which without a listener would end the process. Its next query fails
+ * instead, and the pool discards the broken client on release.
+ */
+function reportFaults(pool: Pool, health: DatabaseHealth): void {
+  pool.on('error', (error) => health.observe(error));
+  pool.on('connect', (client) => client.on('error', (error) => health.observe(error)));
+}
+
 async function openPostgres(env: Env, url: string, options: OpenOptions): Promise<DatabaseHandle> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -42,12 +54,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
     if (rows[0]?.standby) throw Object.assign(new Error('the database is a read-only standby'), { code: '25006' });
   };
   const health = new DatabaseHealth({ ping });
-  // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', (error) => health.observe(error));
-  // The pool listens for errors on idle clients only. A checked-out client between two statements of a
-  // transaction gets the server's 57P01 as an 'error' event too: without a listener it would end the process.
-  // Its next query fails instead, and the pool discards the broken client on release.
-  pool.on('connect', (client) => client.on('error', (error) => health.observe(error)));
+  reportFaults(pool, health);
   const db = drizzle(pool, { schema }) as unknown as Db;
   const reporting = reportingPool(pg, {
     connectionString: url,
@@ -55,9 +62,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
     statement_timeout: env.VIGIL_REPORTING_STATEMENT_TIMEOUT_MS,
     ...PG_CONNECTION,
   });
-  // The same two listeners as on the ingestion pool: a restart must not end the process through a reporting read.
-  reporting.on('error', (error) => health.observe(error));
-  reporting.on('connect', (client) => client.on('error', (error) => health.observe(error)));
+  reportFaults(reporting, health);
   if (options.migrate) {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const client = await pool.connect();

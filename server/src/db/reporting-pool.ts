@@ -15,10 +15,10 @@ export function statementTimedOut(error: unknown): boolean {
 /**
  * The pool GraphQL and /api reads use: its own connections (so reads never wait for ingestion's, nor hold them),
  * each with `statement_timeout`. A statement cancelled by the timeout fails as `query_too_expensive` saying so.
+ * The caller attaches its error listeners (see reportFaults in open.ts), as for the ingestion pool.
  */
 export function reportingPool(pg: { Pool: new (config: PoolConfig) => Pool }, config: PoolConfig & { statement_timeout: number }): Pool {
   const pool = new pg.Pool({ application_name: 'vigil-reporting', ...config });
-  pool.on('error', () => {});
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   const limit = config.statement_timeout.toLocaleString('en');
   pool.query = ((...args: unknown[]) => {
