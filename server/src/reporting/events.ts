@@ -1,18 +1,11 @@
-import { and, desc, eq, getTableColumns, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, getTableColumns, lt, or, sql } from 'drizzle-orm';
 import { events, type EventRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { decodeCursor, encodeCursor } from '../registry/listing.js';
 import { cappedCount } from '../db/capped-count.js';
+import { eventConditions, type EventFilter } from './event-filter.js';
 
-export interface EventFilter {
-  deviceId?: string | null | undefined;
-  identity?: string | null | undefined;
-  event?: string | null | undefined;
-  tag?: string | null | undefined;
-  minScore?: number | null | undefined;
-  from?: Date | null | undefined;
-  to?: Date | null | undefined;
-}
+export type { EventFilter } from './event-filter.js';
 
 /** What event listings carry (not the stored response body, which can be large). */
 export type EventSummary = Omit<EventRow, 'response' | 'keyId' | 'idempotencyKey'>;
@@ -20,21 +13,9 @@ export type EventSummary = Omit<EventRow, 'response' | 'keyId' | 'idempotencyKey
 const { response: _response, keyId: _keyId, idempotencyKey: _idem, ...summaryColumns } = getTableColumns(events);
 const occurredMs = sql<number>`(extract(epoch from ${events.occurredAt}) * 1000)::float8`;
 
-function conditions(filter: EventFilter): SQL[] {
-  const where: SQL[] = [];
-  if (filter.deviceId != null) where.push(eq(events.deviceId, filter.deviceId));
-  if (filter.identity != null) where.push(eq(events.identity, filter.identity));
-  if (filter.event != null) where.push(eq(events.name, filter.event));
-  if (filter.tag != null) where.push(sql`${events.tags} @> ARRAY[${filter.tag}]::text[]`);
-  if (filter.minScore != null) where.push(gte(events.riskScore, filter.minScore));
-  if (filter.from != null) where.push(gte(events.occurredAt, filter.from));
-  if (filter.to != null) where.push(lt(events.occurredAt, filter.to));
-  return where;
-}
-
 /** Newest first, keyset-paged on (occurred_at, id). */
 export async function listEvents(db: Queryable, filter: EventFilter, limit: number, cursor?: string | null) {
-  const where = conditions(filter);
+  const where = eventConditions(filter);
   if (cursor) {
     const c = decodeCursor(cursor, 'after');
     const at = c.s ?? 0;
@@ -57,8 +38,8 @@ export async function listEvents(db: Queryable, filter: EventFilter, limit: numb
 
 /** With `cap`, reads at most that many events and refuses to count more (see cappedCount). */
 export async function countEvents(db: Queryable, filter: EventFilter, cap: number | null = null): Promise<number> {
-  if (cap !== null) return cappedCount(db, db.select({ one: sql`1` }).from(events).where(and(...conditions(filter))) as never, cap, 'events totalCount');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...conditions(filter)));
+  if (cap !== null) return cappedCount(db, db.select({ one: sql`1` }).from(events).where(and(...eventConditions(filter))) as never, cap, 'events totalCount');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...eventConditions(filter)));
   return Number(row?.n ?? 0);
 }
 
