@@ -54,7 +54,12 @@ export const events = pgTable(
     index('events_device_occurred_idx').on(t.deviceId, t.occurredAt),
     index('events_identity_occurred_idx').on(t.identity, t.occurredAt),
     index('events_handprint_occurred_idx').on(t.handprintId, t.occurredAt),
-    index('events_received_idx').on(t.receivedAt),
+    /** Received order with its tie-breaker: the keyset of incremental reads and exports (events(order: RECEIVED_ASC)). */
+    index('events_received_id_idx').on(t.receivedAt, t.id),
+    /** The user the device was registered to when the event was answered (reporting filter `userId`). */
+    index('events_registered_user_idx').on(sql`(${t.response}->'device'->>'registered_to')`, t.occurredAt),
+    /** The device's registration branch when the event was answered (reporting filter `branch`). */
+    index('events_registered_branch_idx').on(sql`(${t.response}->'device'->'metadata'->>'branch')`, t.occurredAt),
   ],
 );
 

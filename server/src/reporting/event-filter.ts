@@ -21,7 +21,25 @@ export interface EventFilter {
   to?: Date | null | undefined;
   /** What `from`/`to` bound; default `occurred` (the event's own time). */
   timeField?: EventTimeField | null | undefined;
+  /** The device's registration when the event was answered (not now): its `metadata.branch`, role and user. */
+  branch?: string | null | undefined;
+  role?: string | null | undefined;
+  userId?: string | null | undefined;
 }
+
+/**
+ * The device's registration as it was when the event was answered, read from the stored answer (`response.device`),
+ * so a device transferred or re-branched later still counts where it was. Expression indexes of migration 0008
+ * match these expressions exactly; readers that group by them (aggregates) use these same expressions.
+ */
+export const registeredAtEvent = {
+  userId: sql<string | null>`(${events.response}->'device'->>'registered_to')`,
+  role: sql<string | null>`(${events.response}->'device'->>'role')`,
+  branch: sql<string | null>`(${events.response}->'device'->'metadata'->>'branch')`,
+} as const;
+
+/** The column a time range or a time bucket of this filter applies to. */
+export const eventTime = (field: EventTimeField | null | undefined) => (field === 'received' ? events.receivedAt : events.occurredAt);
 
 /** The WHERE conditions of a filter on the events table (empty: every event). */
 export function eventConditions(filter: EventFilter): SQL[] {
@@ -33,7 +51,10 @@ export function eventConditions(filter: EventFilter): SQL[] {
   if (filter.tag != null) where.push(sql`${events.tags} @> ARRAY[${filter.tag}]::text[]`);
   if (filter.minScore != null) where.push(gte(events.riskScore, filter.minScore));
   if (filter.maxScore != null) where.push(lte(events.riskScore, filter.maxScore));
-  const time = filter.timeField === 'received' ? events.receivedAt : events.occurredAt;
+  if (filter.userId != null) where.push(sql`${registeredAtEvent.userId} = ${filter.userId}`);
+  if (filter.role != null) where.push(sql`${registeredAtEvent.role} = ${filter.role}`);
+  if (filter.branch != null) where.push(sql`${registeredAtEvent.branch} = ${filter.branch}`);
+  const time = eventTime(filter.timeField);
   if (filter.from != null) where.push(gte(time, filter.from));
   if (filter.to != null) where.push(lt(time, filter.to));
   return where;
