@@ -53,6 +53,8 @@ export const envSchema = z.object({
   VIGIL_REPORTING_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
   /** Embedded database only (it has no statement_timeout): the most rows one reporting statement may read. */
   VIGIL_REPORTING_MAX_SCAN_ROWS: int(100, 1_000_000_000).default(200_000),
+  /** Received-order reads leave out events received in the last this many ms, which may still be being stored. */
+  VIGIL_REPORTING_SETTLE_MS: int(0, 3_600_000).default(5_000),
   /** GraphQL operations costing at least VIGIL_GRAPHQL_EXPENSIVE_COST one principal may run at once; more get 429. */
   VIGIL_GRAPHQL_MAX_CONCURRENT: int(1, 1000).default(4),
   /** Cost from which a GraphQL operation counts as expensive (5,000: about five million rows read). */

@@ -27,17 +27,20 @@ export interface GraphqlContext {
   loaders: Loaders;
   /** Rows a totalCount may read before it is refused (embedded database: no statement timeout); null: no cap. */
   countCap: number | null;
+  /** Received-order reads leave out events received this recently (VIGIL_REPORTING_SETTLE_MS); 0: none. */
+  receivedSettleMs: number;
   /** Throws `forbidden` (extensions.code) unless the caller's role has the permission. */
   require(permission: Permission): void;
 }
 
-export function createContext(principal: Principal, services: GraphqlServices, countCap: number | null = null): GraphqlContext {
+export function createContext(principal: Principal, services: GraphqlServices, countCap: number | null = null, receivedSettleMs = 0): GraphqlContext {
   return {
     principal,
     services,
     // Reads go to the reporting connections, never ingestion's (see DatabaseHandle.reporting).
     loaders: createLoaders(services.database.reporting),
     countCap,
+    receivedSettleMs,
     require: (permission) => requirePermission(principal, permission),
   };
 }

@@ -70,7 +70,7 @@ export const connectionCost =
 
 /** Events a filter may read: without an indexed equality, all of them (they are ordered by event time). */
 export const eventRows = (rows: TableRows, filter: Record<string, unknown>) =>
-  filter.deviceId != null || filter.identity != null ? Math.min(rows.events, INDEXED_ROWS) : rows.events;
+  filter.deviceId != null || filter.identity != null || filter.handprintId != null || filter.userId != null ? Math.min(rows.events, INDEXED_ROWS) : rows.events;
 
 /** Devices and registrations are joined in full; a tag filter also probes each device's latest event. */
 export const deviceRows = (rows: TableRows, filter: Record<string, unknown>) => (rows.devices + rows.registrations) * (filter.tag != null ? 2 : 1);

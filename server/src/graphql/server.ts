@@ -54,6 +54,6 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
     method: ['GET', 'POST'],
     url: '/graphql',
     preHandler: requireSupervisor(deps, 'read'),
-    handler: fastifyApolloHandler(apollo, { context: async (request) => createContext(request.principal!, deps, maxScanRows) }),
+    handler: fastifyApolloHandler(apollo, { context: async (request) => createContext(request.principal!, deps, maxScanRows, env.VIGIL_REPORTING_SETTLE_MS) }),
   });
 }

@@ -1,20 +1,41 @@
-import { and, desc, getTableColumns, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, getTableColumns, lt, or, sql } from 'drizzle-orm';
 import { events, type EventRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { decodeCursor, encodeCursor } from '../registry/listing.js';
 import { cappedCount } from '../db/capped-count.js';
 import { eventConditions, type EventFilter } from './event-filter.js';
+import { afterPosition, decodeReceivedCursor, encodeReceivedCursor, receivedMicros } from './received-cursor.js';
 
 export type { EventFilter } from './event-filter.js';
 
-/** What event listings carry (not the stored response body, which can be large). */
-export type EventSummary = Omit<EventRow, 'response' | 'keyId' | 'idempotencyKey'>;
+/** What event listings carry: the stored answer too (its insights are fields of an event), not the key's secrets. */
+export type EventSummary = Omit<EventRow, 'keyId' | 'idempotencyKey'>;
 
-const { response: _response, keyId: _keyId, idempotencyKey: _idem, ...summaryColumns } = getTableColumns(events);
+const { keyId: _keyId, idempotencyKey: _idem, ...summaryColumns } = getTableColumns(events);
 const occurredMs = sql<number>`(extract(epoch from ${events.occurredAt}) * 1000)::float8`;
 
-/** Newest first, keyset-paged on (occurred_at, id). */
-export async function listEvents(db: Queryable, filter: EventFilter, limit: number, cursor?: string | null) {
+/** NEWEST_FIRST: by event time, for people; RECEIVED_ASC: by arrival, for incremental readers. */
+export type EventOrder = 'newest_first' | 'received_asc';
+
+export interface EventListOptions {
+  order?: EventOrder;
+  /**
+   * Received order only: events received at or after this instant are left out. An event is stamped on arrival and
+   * stored a moment later, so a page read up to "now" could pass over one still being stored; reading only up to a
+   * settled past means a cursor never moves beyond an event that has yet to appear.
+   */
+  receivedBefore?: Date;
+}
+
+export interface EventPage {
+  events: EventSummary[];
+  cursors: string[];
+  nextCursor: string | null;
+}
+
+/** Keyset-paged: newest first on (occurred_at, id), or oldest received first on (received_at, id). */
+export async function listEvents(db: Queryable, filter: EventFilter, limit: number, cursor?: string | null, options: EventListOptions = {}): Promise<EventPage> {
+  if (options.order === 'received_asc') return listReceived(db, filter, limit, cursor, options.receivedBefore);
   const where = eventConditions(filter);
   if (cursor) {
     const c = decodeCursor(cursor, 'after');
@@ -33,6 +54,25 @@ export async function listEvents(db: Queryable, filter: EventFilter, limit: numb
     events: page.map(({ sortMs: _s, ...e }) => e as EventSummary),
     cursors: page.map((e) => encodeCursor({ s: Number(e.sortMs), id: e.id })),
     nextCursor: rows.length > limit && last ? encodeCursor({ s: Number(last.sortMs), id: last.id }) : null,
+  };
+}
+
+async function listReceived(db: Queryable, filter: EventFilter, limit: number, cursor: string | null | undefined, before: Date | undefined): Promise<EventPage> {
+  const where = eventConditions(filter);
+  if (cursor) where.push(afterPosition(decodeReceivedCursor(cursor)));
+  if (before) where.push(lt(events.receivedAt, before));
+  const rows = await db
+    .select({ ...summaryColumns, us: receivedMicros })
+    .from(events)
+    .where(and(...where))
+    .orderBy(asc(events.receivedAt), asc(events.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const cursors = page.map((e) => encodeReceivedCursor({ us: String(e.us), id: e.id }));
+  return {
+    events: page.map(({ us: _us, ...e }) => e as EventSummary),
+    cursors,
+    nextCursor: rows.length > limit ? cursors.at(-1)! : null,
   };
 }
 

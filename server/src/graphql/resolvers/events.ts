@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphq
 import { countEvents, listEvents, type EventFilter as Filter } from '../../reporting/events.js';
 import type { GraphqlContext } from '../context.js';
 import { connectionCost, eventRows } from '../cost.js';
-import { EventConnection, EventFilter } from '../types/event.js';
+import { EventConnection, EventFilter, EventOrderEnum } from '../types/event.js';
 import { toEvent } from './mapping.js';
 import { pageSize, connection } from './paging.js';
 
@@ -10,16 +10,20 @@ type EventConnectionSource = EventConnection & { filter: Filter };
 
 @Resolver(() => EventConnection)
 export class EventResolver {
-  @Query(() => EventConnection, { description: 'Stored events, newest first, filtered and paged.', complexity: connectionCost('events', 50, eventRows) })
+  @Query(() => EventConnection, { description: 'Stored events, filtered and paged in the order asked (newest first by default).', complexity: connectionCost('events', 50, eventRows) })
   async events(
     @Ctx() ctx: GraphqlContext,
     @Arg('filter', () => EventFilter, { nullable: true }) filter: EventFilter | null,
     @Arg('first', () => Int, { nullable: true, description: '1 to 500, default 50.' }) first: number | null,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('after', () => String, { nullable: true, description: 'endCursor of the previous page, read in the same order.' }) after: string | null,
+    @Arg('order', () => EventOrderEnum, { defaultValue: EventOrderEnum.NEWEST_FIRST }) order: EventOrderEnum,
   ): Promise<EventConnectionSource> {
     ctx.require('read');
     const query: Filter = { ...(filter ?? {}) };
-    const page = await listEvents(ctx.services.database.reporting, query, pageSize(first), after);
+    const page = await listEvents(ctx.services.database.reporting, query, pageSize(first), after, {
+      order,
+      receivedBefore: new Date(Date.now() - ctx.receivedSettleMs),
+    });
     const edges = page.events.map((e, i) => ({ cursor: page.cursors[i]!, node: toEvent(e) }));
     return connection(edges, page.nextCursor, after, query);
   }

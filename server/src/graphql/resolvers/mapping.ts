@@ -5,6 +5,7 @@ import type { EventSummary } from '../../reporting/events.js';
 import type { AuditRecord, Device, Registration } from '../types/device.js';
 import { AuditActionEnum, DeviceStatusEnum } from '../types/enums.js';
 import type { Event } from '../types/event.js';
+import { insightFields } from './event-insights.js';
 
 export const toDevice = (d: DeviceSummary): Device => ({
   id: d.deviceId,
@@ -56,4 +57,5 @@ export const toEvent = (e: EventSummary): Event => ({
   properties: e.properties,
   occurredAt: e.occurredAt,
   receivedAt: e.receivedAt,
+  ...insightFields(e.response),
 });
