@@ -17,6 +17,7 @@ import { authRoutes } from './routes/auth.js';
 import { deviceRoutes } from './routes/devices.js';
 import { eventRoutes } from './routes/events.js';
 import { supervisorDeviceRoutes } from './routes/supervisor-devices.js';
+import { eventExportRoutes } from './routes/event-export.js';
 import { jsRoutes } from './routes/js.js';
 import { operationRoutes } from './routes/operations.js';
 
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = registryServices(options);
   deviceRoutes(app, registry);
   supervisorDeviceRoutes(app, registry);
+  eventExportRoutes(app, registry);
   authRoutes(app, registry);
   await graphqlRoutes(app, registry);
   jsRoutes(app, { ...options, env: options.config.env, log: app.log });

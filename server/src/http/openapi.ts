@@ -6,6 +6,7 @@ import { honeypotEventSchema } from '../ingest/honeypot.js';
 import { jsOpenApi } from './js/openapi.js';
 import { guarded, jsonBody, ok, problem, problemBodySchema, problems, ref, requestSchema, responseSchema, withBody } from './openapi-kit.js';
 import { registryOpenApi } from './registry-openapi.js';
+import { eventExportOpenApi } from './event-export-openapi.js';
 
 /** The answer to a HoneypotEvent: the insights under `honey`, the behaviour counters also as `dynamic_features`. */
 const honeypotAnswerSchema = z.object({
@@ -42,6 +43,7 @@ const text = (description: string, type: string) => ({ description, content: { [
 export function buildOpenApi(): Record<string, unknown> {
   const registry = registryOpenApi();
   const js = jsOpenApi();
+  const eventExport = eventExportOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -75,6 +77,7 @@ export function buildOpenApi(): Record<string, unknown> {
         Problem: responseSchema(problemBodySchema),
         ...registry.schemas,
         ...js.schemas,
+        ...eventExport.schemas,
       },
     },
     paths: {
@@ -113,6 +116,7 @@ export function buildOpenApi(): Record<string, unknown> {
       },
       ...js.paths,
       ...registry.paths,
+      ...eventExport.paths,
       '/healthz': {
         get: { operationId: 'healthz', summary: 'Liveness', responses: { '200': ok('Alive', responseSchema(z.object({ status: z.literal('ok') }))) } },
       },

@@ -1,0 +1,27 @@
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { csvField, csvLine } from './csv.js';
+
+describe('csv', () => {
+  it('quotes quotes, commas and line breaks, and defuses formula-leading text', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('say "hi", then\nleave')).toBe('"say ""hi"", then\nleave"');
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    for (const lead of ['+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvField(lead).replace(/^"/, '').startsWith(`'${lead[0]}`)).toBe(true);
+    expect(csvField(-0.5)).toBe('-0.5');
+    expect(csvField(null)).toBe('');
+  });
+
+  it('reads back as the same fields through a real CSV parser (formula text with its prefix)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        const width = rows[0]!.length;
+        const table = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? 'x'));
+        const parsed = parse(table.map(csvLine).join(''), { relax_column_count: false }) as string[][];
+        const defused = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+        expect(parsed).toEqual(table.map((r) => r.map(defused)));
+      }),
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Env } from '../../config/env.js';
+import type { DatabaseHandle } from '../../db/handle.js';
+import { storableString } from '../../db/safe-text.js';
+import { exportEvents } from '../../reporting/event-export.js';
+import type { EventFilter } from '../../reporting/event-filter.js';
+import { requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
+import { parse } from './devices.js';
+
+export interface EventExportRouteDeps extends SupervisorGuardDeps {
+  database: DatabaseHandle;
+  config: { env: Pick<Env, 'VIGIL_REPORTING_SETTLE_MS'> };
+}
+
+const text = (max: number) => storableString().min(1).max(max).optional();
+const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s)).optional();
+const score = z.coerce.number().finite().optional();
+
+/** The GraphQL EventFilter as query parameters (snake_case, as the rest of /api), plus the format and the cursor. */
+export const eventExportQuery = z
+  .object({
+    format: z.enum(['ndjson', 'csv']).default('ndjson').describe('ndjson (one JSON object a line) or csv (a header row, then one row an event).'),
+    after: z.string().min(1).max(1024).optional().describe('The `cursor` of the last row already read: the export goes on after it.'),
+    device_id: text(128),
+    identity: text(256),
+    handprint_id: text(128),
+    event: text(256).describe('Event name.'),
+    tag: text(64),
+    min_score: score.describe('Inclusive.'),
+    max_score: score.describe('Inclusive.'),
+    from: instant.describe('Inclusive, ISO 8601 with an offset.'),
+    to: instant.describe('Exclusive, ISO 8601 with an offset.'),
+    time_field: z.enum(['occurred', 'received']).default('occurred').describe('Which time from/to bound: the event\'s own or its receipt.'),
+    branch: text(256).describe("The device's registration branch when the event was answered."),
+    role: text(256).describe("The device's registered role when the event was answered."),
+    user_id: text(256).describe('The user the device was registered to when the event was answered.'),
+  })
+  .strict();
+
+const CONTENT_TYPE = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8; header=present' } as const;
+
+/**
+ * GET /api/events/export (viewer+): every event matching the filter, oldest received first, streamed. Each line
+ * (NDJSON) or row (CSV, column `cursor`) carries the cursor to resume after it; events received within
+ * VIGIL_REPORTING_SETTLE_MS are left for the next export, so resuming never skips one.
+ */
+export function eventExportRoutes(app: FastifyInstance, deps: EventExportRouteDeps): void {
+  app.get('/api/events/export', { preHandler: requireSupervisor(deps, 'read') }, async (request, reply) => {
+    const q = parse(eventExportQuery, request.query, 'Invalid query');
+    const filter: EventFilter = {
+      deviceId: q.device_id,
+      identity: q.identity,
+      handprintId: q.handprint_id,
+      event: q.event,
+      tag: q.tag,
+      minScore: q.min_score,
+      maxScore: q.max_score,
+      from: q.from,
+      to: q.to,
+      timeField: q.time_field,
+      branch: q.branch,
+      role: q.role,
+      userId: q.user_id,
+    };
+    const chunks = await exportEvents(deps.database.reporting, {
+      filter,
+      format: q.format,
+      after: q.after,
+      receivedBefore: new Date(Date.now() - deps.config.env.VIGIL_REPORTING_SETTLE_MS),
+    });
+    // Bytes, not objects: the stream asks for the next page only when what it holds has been written out.
+    const body = Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
+    body.on('error', (error) => request.log.error({ err: error }, 'event export cut short'));
+    return reply
+      .header('content-type', CONTENT_TYPE[q.format])
+      .header('content-disposition', `attachment; filename="events.${q.format}"`)
+      .header('cache-control', 'no-store')
+      .send(body);
+  });
+}
