@@ -130,6 +130,12 @@ describe.each(testDrivers())('events as a reporting source on %s', (driver) => {
     expect(settled.events.map((e) => e.identity)).toEqual(['fresh']);
   });
 
+  it('answers a time before the year 1 (which PostgreSQL cannot hold) as bad input, never an internal error', async () => {
+    const res = await gql('{ events(filter: { from: "0000-06-01T00:00:00Z" }) { nodes { id } } }');
+    expect(res.body.errors[0].extensions.code).not.toBe('internal_error');
+    expect(res.body.errors[0].extensions.status).toBe(400);
+  });
+
   it('refuses a cursor of the other order with a 400-coded error naming the argument', async () => {
     const newest = await gql('{ events(first: 1) { pageInfo { endCursor } } }');
     const res = await gql('query ($a: String) { events(order: RECEIVED_ASC, after: $a) { nodes { id } } }', { a: newest.body.data.events.pageInfo.endCursor });

@@ -1,5 +1,6 @@
 import { gte, lt, lte, eq, sql, type SQL } from 'drizzle-orm';
 import { events } from '@vigil/drizzle/schema';
+import { VigilError } from '../errors.js';
 
 /** Which of an event's two times a time range applies to. */
 export type EventTimeField = 'occurred' | 'received';
@@ -41,7 +42,17 @@ export const registeredAtEvent = {
 /** The column a time range or a time bucket of this filter applies to. */
 export const eventTime = (field: EventTimeField | null | undefined) => (field === 'received' ? events.receivedAt : events.occurredAt);
 
-/** The WHERE conditions of a filter on the events table (empty: every event). */
+/** ISO 8601 and JavaScript have a year 0; PostgreSQL refuses it (an internal error, were it let through). */
+function storableInstant(at: Date, field: 'from' | 'to'): Date {
+  if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1) {
+    throw new VigilError('validation_failed', `filter.${field} must be a time in the year 1 or later`, {
+      errors: [{ path: `filter.${field}`, message: 'must be in the year 1 or later' }],
+    });
+  }
+  return at;
+}
+
+/** The WHERE conditions of a filter on the events table (empty: every event); a time PostgreSQL cannot hold is a 400. */
 export function eventConditions(filter: EventFilter): SQL[] {
   const where: SQL[] = [];
   if (filter.deviceId != null) where.push(eq(events.deviceId, filter.deviceId));
@@ -55,7 +66,7 @@ export function eventConditions(filter: EventFilter): SQL[] {
   if (filter.role != null) where.push(sql`${registeredAtEvent.role} = ${filter.role}`);
   if (filter.branch != null) where.push(sql`${registeredAtEvent.branch} = ${filter.branch}`);
   const time = eventTime(filter.timeField);
-  if (filter.from != null) where.push(gte(time, filter.from));
-  if (filter.to != null) where.push(lt(time, filter.to));
+  if (filter.from != null) where.push(gte(time, storableInstant(filter.from, 'from')));
+  if (filter.to != null) where.push(lt(time, storableInstant(filter.to, 'to')));
   return where;
 }

@@ -17,11 +17,14 @@ const KIND = 'r';
 
 export const encodeReceivedCursor = (p: ReceivedPosition): string => Buffer.from(JSON.stringify([KIND, p.us, p.id])).toString('base64url');
 
-/** A cursor of received order; any other text (a newest-first cursor too) is a 400 naming `field`. */
+/**
+ * A cursor of received order; any other text (a newest-first cursor too) is a 400 naming `field`. At most 16 digits
+ * of microseconds (until the year 2286): a larger number would overflow PostgreSQL's timestamp arithmetic.
+ */
 export function decodeReceivedCursor(text: string, field = 'after'): ReceivedPosition {
   try {
     const [kind, us, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown, unknown];
-    if (kind === KIND && typeof us === 'string' && /^\d{1,19}$/.test(us) && typeof id === 'string' && !unstorable(id)) return { us, id };
+    if (kind === KIND && typeof us === 'string' && /^\d{1,16}$/.test(us) && typeof id === 'string' && !unstorable(id)) return { us, id };
   } catch {
     // Reported below.
   }

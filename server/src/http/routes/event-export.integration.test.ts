@@ -79,6 +79,8 @@ describe.each(testDrivers())('GET /api/events/export on %s', (driver) => {
     for (const [query, path] of [
       ['format=xml', 'format'],
       ['from=yesterday', 'from'],
+      ['to=0000-06-01T00:00:00Z', 'to'],
+      [`after=${Buffer.from(JSON.stringify(['r', '9'.repeat(19), 'evt_x'])).toString('base64url')}`, 'after'],
       ['min_score=high', 'min_score'],
       ['time_field=sent', 'time_field'],
       ['colour=red', ''],

@@ -15,7 +15,12 @@ export interface EventExportRouteDeps extends SupervisorGuardDeps {
 }
 
 const text = (max: number) => storableString().min(1).max(max).optional();
-const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s)).optional();
+// PostgreSQL has no year 0, which ISO 8601 (and so a JavaScript Date) has.
+const instant = z.iso
+  .datetime({ offset: true })
+  .transform((s) => new Date(s))
+  .refine((d) => d.getUTCFullYear() >= 1, 'must be in the year 1 or later')
+  .optional();
 const score = z.coerce.number().finite().optional();
 
 /** The GraphQL EventFilter as query parameters (snake_case, as the rest of /api), plus the format and the cursor. */
