@@ -1,6 +1,7 @@
-import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, print, validate, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { fullIntrospectionQuery, MAX_INTROSPECTION_DEPTH, measure } from './limits.js';
+import { fullIntrospectionQuery, MAX_DEPTH, MAX_INTROSPECTION_DEPTH, MAX_NODES, measure, selectionLimits } from './limits.js';
+import { vigilSchema } from './schema.js';
 
 function shape(query: string, stopAt = Infinity) {
   const document = parse(query);
@@ -32,5 +33,33 @@ describe('measure', () => {
   it('finds an introspection list selected twice on one path', () => {
     expect(shape('{ __schema { types { fields { type { fields { name } } } } } }').cycle).toBe('__schema.types.fields.type.fields');
     expect(shape('{ __type(name: "Device") { fields { name } interfaces { name } } }').cycle).toBeNull();
+  });
+});
+
+describe('the selection limits with introspection allowed', () => {
+  const refusals = async (query: string) =>
+    validate(await vigilSchema(), parse(query), [selectionLimits({ maxDepth: MAX_DEPTH, maxNodes: MAX_NODES })]).map((e) => e.message);
+
+  it('lets the full standard introspection query through', async () => {
+    expect(await refusals(fullIntrospectionQuery)).toEqual([]);
+  });
+
+  it('keeps the depth limit of ordinary fields, also beside introspection in one operation', async () => {
+    const nine = `{ ${'a { '.repeat(8)}b${' }'.repeat(8)} }`;
+    expect(shape(nine).depth).toBe(9);
+    expect(await refusals(nine)).toEqual(['Query is nested 9 levels deep; the limit is 8 (over by 1)']);
+    const beside = `{ __schema { types { name } } ${'a { '.repeat(8)}b${' }'.repeat(8)} }`;
+    expect(await refusals(beside)).toEqual(['Query is nested 9 levels deep; the limit is 8 (over by 1)']);
+  });
+
+  it('keeps the node limit: the standard query fits, enough aliased copies of it do not', async () => {
+    const document = parse(fullIntrospectionQuery);
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const body = print(operation.selectionSet.selections[0]!);
+    const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map(print).join(' ');
+    const once = shape(fullIntrospectionQuery).nodes;
+    const copies = Math.floor(MAX_NODES / once) + 1;
+    const many = `{ ${Array.from({ length: copies }, (_, i) => `c${i}: ${body}`).join(' ')} } ${fragments}`;
+    expect((await refusals(many))[0]).toMatch(/the limit is 2,000/);
   });
 });
