@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphqlAuthCases } from '../test-support/auth-cases.js';
 import { testDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestResponse, type TestVigil } from '../test-support/harness.js';
 import { deviceFixtures, seedDevices } from '../test-support/registry-fixtures.js';
 import { graphql, supervisorAccounts, supervisorRequest, type TestAccount } from '../test-support/supervisors.js';
+import { fullIntrospectionQuery } from './limits.js';
 
 const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 
@@ -80,6 +82,9 @@ describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.__schema.queryType.name).toBe('Query');
   });
+
+  // Every role, with an API token or a console session: GraphiQL, codegen and BI clients load the schema.
+  graphqlAuthCases(() => server, { name: 'full introspection', query: fullIntrospectionQuery, permission: 'read' });
 
   it('refuses introspection deeper than the standard query or in cycles', async () => {
     const deeper = `{ __schema { types { fields { type { ${'ofType { '.repeat(12)}name${' }'.repeat(12)} } } } } }`;
