@@ -16,12 +16,12 @@ export class EventResolver {
     @Arg('filter', () => EventFilter, { nullable: true }) filter: EventFilter | null,
     @Arg('first', () => Int, { nullable: true, description: '1 to 500, default 50.' }) first: number | null,
     @Arg('after', () => String, { nullable: true, description: 'endCursor of the previous page, read in the same order.' }) after: string | null,
-    @Arg('order', () => EventOrderEnum, { defaultValue: EventOrderEnum.NEWEST_FIRST }) order: EventOrderEnum,
+    @Arg('order', () => EventOrderEnum, { nullable: true, defaultValue: EventOrderEnum.NEWEST_FIRST }) order: EventOrderEnum | null,
   ): Promise<EventConnectionSource> {
     ctx.require('read');
     const query: Filter = { ...(filter ?? {}) };
     const page = await listEvents(ctx.services.database.reporting, query, pageSize(first), after, {
-      order,
+      order: order ?? EventOrderEnum.NEWEST_FIRST,
       receivedBefore: new Date(Date.now() - ctx.receivedSettleMs),
     });
     const edges = page.events.map((e, i) => ({ cursor: page.cursors[i]!, node: toEvent(e) }));
