@@ -27,7 +27,12 @@ const score = z.coerce.number().finite().optional();
 export const eventExportQuery = z
   .object({
     format: z.enum(['ndjson', 'csv']).default('ndjson').describe('ndjson (one JSON object a line) or csv (a header row, then one row an event).'),
-    after: z.string().min(1).max(1024).optional().describe('The `cursor` of the last row already read: the export goes on after it.'),
+    after: z
+      .string()
+      .min(1)
+      .max(1024)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor returned by an export (base64url)')
+      .optional().describe('The `cursor` of the last row already read: the export goes on after it.'),
     device_id: text(128),
     identity: text(256),
     handprint_id: text(128),
