@@ -129,10 +129,10 @@ function from<S extends SelectedFields>(db: Queryable, shape: Shape, selection: 
   if (shape === 'unregistered') return select.from(devices).leftJoin(registrations, on);
   if (idPrefix === undefined) return select.from(registrations).fullJoin(devices, on);
   // A condition above a full join is applied after it (both tables read whole): each side is narrowed first,
-  // under its own name, so the rest of the query reads the same.
-  const side = (table: typeof registrations | typeof devices) =>
-    sql`(SELECT * FROM ${table} WHERE ${startsWith(table.deviceId, idPrefix)}) AS ${table}`;
-  return select.from(side(registrations)).fullJoin(side(devices), on);
+  // under its own table's name, so the columns the rest of the query names still resolve.
+  const narrowed = db.select().from(registrations).where(startsWith(registrations.deviceId, idPrefix)).as('registrations');
+  const seen = db.select().from(devices).where(startsWith(devices.deviceId, idPrefix)).as('devices');
+  return select.from(narrowed).fullJoin(seen, on);
 }
 
 interface Cursor {
@@ -179,8 +179,8 @@ function after(sort: DeviceSort, c: Cursor): SQL {
   return sql`(${beyond} OR (${key} = ${c.s}::float8 AND ${id}) OR ${key} IS NULL)`;
 }
 
-/** Keyset paging: stable under inserts, and each page costs the same however deep it is. */
-export async function listDevices(db: Queryable, request: DevicePageRequest): Promise<DevicePage> {
+/** The statement of one page (limit + 1 rows, to know whether more follow). */
+export function deviceListQuery(db: Queryable, request: DevicePageRequest) {
   const { filter, sort, limit } = request;
   const { key, dir } = orders[sort];
   const where = conditions(filter);
@@ -188,10 +188,16 @@ export async function listDevices(db: Queryable, request: DevicePageRequest): Pr
   // The key is selected too, so ORDER BY reuses its value (the risk is a probe of the device's latest event).
   const sortKey = key ?? sql<null>`NULL::float8`;
   const order = key === null ? [asc(deviceIdExpr)] : [sql`${key} ${sql.raw(dir)} NULLS LAST`, asc(deviceIdExpr)];
-  const rows = await from(db, shapeOf(filter), { ...fields, sortKey }, filter.idPrefix)
+  return from(db, shapeOf(filter), { ...fields, sortKey }, filter.idPrefix)
     .where(and(...where))
     .orderBy(...order)
     .limit(limit + 1);
+}
+
+/** Keyset paging: stable under inserts, and each page costs the same however deep it is. */
+export async function listDevices(db: Queryable, request: DevicePageRequest): Promise<DevicePage> {
+  const { sort, limit } = request;
+  const rows = await deviceListQuery(db, request);
   const page = rows.slice(0, limit);
   const cursors = page.map((r) => encodeCursor({ s: r.sortKey === null ? null : Number(r.sortKey), id: r.deviceId, t: sort }));
   return { devices: page.map(toSummary), cursors, nextCursor: rows.length > limit ? cursors.at(-1)! : null };
