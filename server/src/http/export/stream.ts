@@ -45,12 +45,13 @@ function encoder<R>(format: ExportFormat, columns: readonly ExportColumn<R>[]) {
 }
 
 /**
- * Streams a keyset-paged export in constant memory: one page is held at a time, and the next is read only when
- * the client has taken the previous one (Readable.from pulls the generator as the socket drains). The first page
- * is read before answering, so a bad cursor or an unavailable database is still a problem+json answer; a failure
- * later cuts the stream (the status is already sent) and the client resumes from its last cursor.
+ * A keyset-paged export as a byte stream in constant memory: one page is held at a time, and the next is read only
+ * when the consumer has taken the previous one (Readable.from pulls the generator as the socket drains; a closed
+ * socket destroys the stream and no further page is read). The first page is read before the stream exists, so a
+ * bad cursor or an unavailable database is still a problem+json answer; a failure later cuts the stream (the status
+ * is already sent) and the client resumes from its last cursor.
  */
-export async function sendExport<R>(reply: FastifyReply, options: ExportOptions<R>): Promise<FastifyReply> {
+export async function exportStream<R>(options: Omit<ExportOptions<R>, 'filename'>): Promise<Readable> {
   const encode = encoder(options.format, options.columns);
   const first = await options.read(options.after);
   const header = options.format === 'csv' ? csvRow([...options.columns.map((c) => c.name), CURSOR_COLUMN]) : '';
@@ -65,10 +66,16 @@ export async function sendExport<R>(reply: FastifyReply, options: ExportOptions<
       page = await options.read(page.cursors.at(-1));
     }
   }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+/** Answers an export as a download (see exportStream). */
+export async function sendExport<R>(reply: FastifyReply, options: ExportOptions<R>): Promise<FastifyReply> {
+  const stream = await exportStream(options);
   const extension = options.format === 'csv' ? 'csv' : 'ndjson';
   return reply
     .header('content-type', contentTypes[options.format])
     .header('content-disposition', `attachment; filename="${options.filename}.${extension}"`)
     .header('cache-control', 'no-store')
-    .send(Readable.from(chunks(), { objectMode: false }));
+    .send(stream);
 }
