@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { devices, events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
@@ -88,6 +88,12 @@ const fields = {
 type Shape = 'registered' | 'unregistered' | 'all';
 
 /** The cheapest join that can answer the filter: a registry filter never needs devices that are not registered. */
+/**
+ * The device id as the shape's driving table has it: equal to COALESCE(…) there, but a plain column, so its index
+ * serves a prefix, an order and a keyset position (a page by id then reads a page, not every row).
+ */
+const idColumn = (shape: Shape) => (shape === 'registered' ? registrations.deviceId : shape === 'unregistered' ? devices.deviceId : deviceIdExpr);
+
 const registryFiltered = (f: DeviceFilter) =>
   f.role !== undefined || f.branch !== undefined || f.userId !== undefined || f.userIdPrefix !== undefined;
 
@@ -111,8 +117,7 @@ function conditions(filter: DeviceFilter): SQL[] {
   if (filter.userIdPrefix !== undefined) where.push(startsWith(registrations.userId, filter.userIdPrefix));
   if (filter.idPrefix !== undefined) {
     // On the driving table's own column, so its index serves the prefix (see `from` for the full join).
-    const column = shape === 'registered' ? registrations.deviceId : shape === 'unregistered' ? devices.deviceId : deviceIdExpr;
-    where.push(startsWith(column, filter.idPrefix));
+    where.push(startsWith(idColumn(shape), filter.idPrefix));
   }
   if (filter.tag !== undefined) {
     where.push(
@@ -170,9 +175,9 @@ const orders: Record<DeviceSort, { key: SQL<number | null> | null; dir: 'asc' | 
 };
 
 /** Rows after the cursor's device in `ORDER BY key dir NULLS LAST, id`: the cursor holds two values, however deep. */
-function after(sort: DeviceSort, c: Cursor): SQL {
+function after(sort: DeviceSort, c: Cursor, idExpr: SQLWrapper): SQL {
   const { key, dir } = orders[sort];
-  const id = sql`${deviceIdExpr} > ${c.id}`;
+  const id = sql`${idExpr} > ${c.id}`;
   if (key === null) return id;
   if (c.s === null) return sql`(${key} IS NULL AND ${id})`;
   const beyond = dir === 'desc' ? sql`${key} < ${c.s}::float8` : sql`${key} > ${c.s}::float8`;
@@ -183,12 +188,14 @@ function after(sort: DeviceSort, c: Cursor): SQL {
 export function deviceListQuery(db: Queryable, request: DevicePageRequest) {
   const { filter, sort, limit } = request;
   const { key, dir } = orders[sort];
+  const shape = shapeOf(filter);
+  const id = idColumn(shape);
   const where = conditions(filter);
-  if (request.cursor) where.push(after(sort, decodeCursor(request.cursor, request.cursorField ?? 'cursor', sort)));
+  if (request.cursor) where.push(after(sort, decodeCursor(request.cursor, request.cursorField ?? 'cursor', sort), id));
   // The key is selected too, so ORDER BY reuses its value (the risk is a probe of the device's latest event).
   const sortKey = key ?? sql<null>`NULL::float8`;
-  const order = key === null ? [asc(deviceIdExpr)] : [sql`${key} ${sql.raw(dir)} NULLS LAST`, asc(deviceIdExpr)];
-  return from(db, shapeOf(filter), { ...fields, sortKey }, filter.idPrefix)
+  const order = key === null ? [asc(id)] : [sql`${key} ${sql.raw(dir)} NULLS LAST`, asc(id)];
+  return from(db, shape, { ...fields, sortKey }, filter.idPrefix)
     .where(and(...where))
     .orderBy(...order)
     .limit(limit + 1);

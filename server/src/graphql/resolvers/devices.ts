@@ -32,6 +32,12 @@ const toFilter = (f: DeviceFilter | null | undefined): Filter => ({
   userIdPrefix: f?.userIdPrefix ?? undefined,
 });
 
+const byRisk = [DeviceSortEnum.RISK_DESC, DeviceSortEnum.RISK_ASC] as unknown[];
+const plainCost = connectionCost('devices', 50, deviceRows);
+// Ordering by risk probes every matching device's latest event, as a tag filter does: priced as one more read each.
+const riskCost = connectionCost('devices', 50, (rows, filter) => deviceRows(rows, filter) + rows.devices + rows.registrations);
+const devicesCost = (args: ComplexityEstimatorArgs) => (byRisk.includes(args.args.sort) ? riskCost(args) : plainCost(args));
+
 /** A bulk mutation's answer costs its selection once per id. */
 const perId = (args: ComplexityEstimatorArgs): number => 1 + args.childComplexity * (Array.isArray(args.args.ids) ? args.args.ids.length : 1);
 
@@ -55,7 +61,7 @@ export class DeviceConnectionResolver {
 
 @Resolver(() => Device)
 export class DeviceResolver {
-  @Query(() => DeviceConnection, { description: 'Devices (seen, registered or both), filtered and paged.', complexity: connectionCost('devices', 50, deviceRows) })
+  @Query(() => DeviceConnection, { description: 'Devices (seen, registered or both), filtered and paged.', complexity: devicesCost })
   async devices(
     @Ctx() ctx: GraphqlContext,
     @Arg('filter', () => DeviceFilter, { nullable: true }) filter: DeviceFilter | null,
