@@ -87,7 +87,6 @@ const fields = {
 
 type Shape = 'registered' | 'unregistered' | 'all';
 
-/** The cheapest join that can answer the filter: a registry filter never needs devices that are not registered. */
 /**
  * The device id as the shape's driving table has it: equal to COALESCE(…) there, but a plain column, so its index
  * serves a prefix, an order and a keyset position (a page by id then reads a page, not every row).
@@ -97,6 +96,7 @@ const idColumn = (shape: Shape) => (shape === 'registered' ? registrations.devic
 const registryFiltered = (f: DeviceFilter) =>
   f.role !== undefined || f.branch !== undefined || f.userId !== undefined || f.userIdPrefix !== undefined;
 
+/** The cheapest join that can answer the filter: a registry filter never needs devices that are not registered. */
 function shapeOf(filter: DeviceFilter): Shape {
   if (filter.status === 'unregistered') return 'unregistered';
   if (filter.status || registryFiltered(filter)) return 'registered';
