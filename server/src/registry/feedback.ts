@@ -14,6 +14,10 @@ export interface MoveReport {
 
 const quoted = (text: string) => JSON.stringify(text);
 
+/** A repeat's reason is never recorded: say which one stays, and that a different new one was not applied. */
+const reasonKept = (kept: string | null, given: string) =>
+  kept === given ? `reason kept (${quoted(given)})` : `reason kept (${quoted(kept ?? '')}), new reason not applied (${quoted(given)})`;
+
 /**
  * The feedback of a move, from what the registry decided. A repeat that changes nothing says so and names what it
  * kept, and what it did not apply (a second deactivation's reason is not recorded: the first one stays).
@@ -29,11 +33,7 @@ export function describeMove(deviceId: string, command: Command, outcome: ApplyO
   switch (command.type) {
     case 'deactivate':
       if (outcome.changed) return report('changed', `deactivated; reason ${quoted(command.reason)}`);
-      return report(
-        'unchanged',
-        `already deactivated since ${now.deactivatedAt?.toISOString() ?? 'an unknown time'}; reason kept (${quoted(now.deactivationReason ?? '')}), ` +
-          `new reason not applied (${quoted(command.reason)})`,
-      );
+      return report('unchanged', `already deactivated since ${now.deactivatedAt?.toISOString() ?? 'an unknown time'}; ${reasonKept(now.deactivationReason, command.reason)}`);
     case 'reactivate':
       if (outcome.changed) return report('changed', `reactivated; reason ${quoted(command.reason)}`);
       return report('unchanged', `already active; reason not applied (${quoted(command.reason)})`);
