@@ -20,6 +20,7 @@ export const errorCatalog = {
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Content-Type must be application/json' },
   query_too_expensive: { status: 400, title: 'The query would read more than a limit allows' },
+  too_many_devices: { status: 400, title: 'More devices than one call may move' },
   rate_limited: { status: 429, title: 'Too many requests' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal error' },

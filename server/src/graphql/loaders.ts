@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RegistryAuditRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
-import { currentTagsOf, devicesById, type DeviceSummary } from '../registry/listing.js';
+import { devicesById, latestEventsOf, type DeviceSummary, type LatestEvent } from '../registry/listing.js';
 import { loadHistory, loadRegistrations } from '../registry/repository.js';
 import type { Registration } from '../registry/state.js';
 import { recentEventsOf, type EventSummary } from '../reporting/events.js';
@@ -34,9 +34,10 @@ export function createLoaders(db: Queryable) {
       const found = await loadRegistrations(db, ids);
       return ids.map((id) => found.get(id) ?? null);
     }),
-    tags: new DataLoader<string, string[]>(async (ids) => {
-      const found = await currentTagsOf(db, ids);
-      return ids.map((id) => found.get(id) ?? []);
+    /** Tags and risk score of each device's latest event. */
+    latest: new DataLoader<string, LatestEvent>(async (ids) => {
+      const found = await latestEventsOf(db, ids);
+      return ids.map((id) => found.get(id) ?? { tags: [], riskScore: null });
     }),
     history: byLimit<RegistryAuditRow[]>((ids, limit) => loadHistory(db, ids, limit), []),
     recentEvents: byLimit<EventSummary[]>((ids, limit) => recentEventsOf(db, ids, limit), []),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { supervisorRoles } from '../auth/roles.js';
 import {
+  bulkDeactivateBody,
+  bulkTransferBody,
   deviceDeactivateBody,
+  exportQuerySchema,
   listQuerySchema,
   registerBody,
   supervisorDeactivateBody,
@@ -10,7 +13,9 @@ import {
 } from '../registry/schemas.js';
 import {
   auditRecordSchema,
+  bulkMoveSchema,
   deviceDetailSchema,
+  deviceMoveSchema,
   devicePageSchema,
   registrationSchema,
   registrationStatusSchema,
@@ -34,6 +39,27 @@ const moveErrors = {
   ...problems([404, 409], { 404: 'No such device.', 409: 'device_not_registered or device_deactivated.' }),
 };
 
+const bulkErrors = problems([...withBody, ...guarded], {
+  400: 'Invalid fields (`validation_failed`, with `errors`), or more ids than one call moves (`too_many_devices`).',
+  403: 'A write or client key, or a role below supervisor.',
+});
+
+/** Query parameters from the zod schema that validates them. */
+function queryParameters(schema: z.ZodType) {
+  const json = requestSchema(schema) as { properties: Record<string, unknown>; required?: string[] };
+  return Object.entries(json.properties).map(([name, property]) => ({ name, in: 'query', required: (json.required ?? []).includes(name), schema: property }));
+}
+
+const bulkMove = (operationId: string, summary: string, schema: string) => ({
+  post: {
+    operationId,
+    summary: `${summary}; each in its own transaction, a result per distinct id`,
+    security: [{ supervisorToken: [] }],
+    requestBody: body(schema),
+    responses: { '200': ok('One result per distinct id, in the order given', ref('BulkMoveResults')), ...bulkErrors },
+  },
+});
+
 /** Links from an answer carrying a device_id to the operations on that device, for stateful clients (and fuzzers). */
 const toDevice = (pointer: string, ...operationIds: string[]) =>
   Object.fromEntries(operationIds.map((id) => [id, { operationId: id, parameters: { device_id: `$response.body#${pointer}` } }]));
@@ -48,7 +74,7 @@ export function registryOpenApi() {
       operationId,
       summary,
       requestBody: body(schema),
-      responses: { '200': { ...ok('The updated device', ref('SupervisorDevice')), links }, ...moveErrors },
+      responses: { '200': { ...ok('The updated device, with `change`: what the move did', ref('SupervisorDeviceMove')), links }, ...moveErrors },
     },
   });
   return {
@@ -65,6 +91,10 @@ export function registryOpenApi() {
       SupervisorDeactivate: requestSchema(supervisorDeactivateBody),
       SupervisorReactivate: requestSchema(supervisorReactivateBody),
       SupervisorTransfer: requestSchema(supervisorTransferBody),
+      BulkDeactivate: requestSchema(bulkDeactivateBody),
+      BulkTransfer: requestSchema(bulkTransferBody),
+      SupervisorDeviceMove: responseSchema(deviceMoveSchema),
+      BulkMoveResults: responseSchema(bulkMoveSchema),
       Login: requestSchema(loginBody),
       DeviceRegistration: responseSchema(registrationSchema),
       RegistrationStatus: responseSchema(registrationStatusSchema),
@@ -118,18 +148,35 @@ export function registryOpenApi() {
           operationId: 'listDevices',
           summary: 'List devices (viewer+), filtered and keyset-paged',
           security: [{ supervisorToken: [] }],
-          parameters: Object.entries(requestSchema(listQuerySchema).properties as Record<string, unknown>).map(([name, schema]) => ({
-            name,
-            in: 'query',
-            required: false,
-            schema,
-          })),
+          parameters: queryParameters(listQuerySchema),
           responses: {
             '200': { ...ok('A page', ref('DevicePage')), links: toDevice('/devices/0/device_id', 'getDevice') },
             ...supervisorErrors,
           },
         },
       },
+      '/api/devices/export': {
+        get: {
+          operationId: 'exportDevices',
+          summary: 'Every device matching the /api/devices filters (viewer+), streamed as NDJSON or CSV',
+          description:
+            'Read in keyset pages on the reporting connections as the client takes the data (constant memory). Each row carries ' +
+            '`cursor`: pass the last one received as `after` to resume. CSV: RFC 4180, a header row (repeated on resume), ' +
+            "text cells starting with =, +, -, @, tab or CR prefixed with ' so spreadsheets never run them; metadata and " +
+            'current_tags as JSON. A failure after the first row cuts the stream.',
+          security: [{ supervisorToken: [] }],
+          parameters: queryParameters(exportQuerySchema),
+          responses: {
+            '200': {
+              description: 'The export',
+              content: { 'application/x-ndjson': { schema: { type: 'string' } }, 'text/csv': { schema: { type: 'string' } } },
+            },
+            ...supervisorErrors,
+          },
+        },
+      },
+      '/api/devices/deactivate': bulkMove('deactivateDevices', 'Deactivate many devices (supervisor+)', 'BulkDeactivate'),
+      '/api/devices/transfer': bulkMove('transferDevices', 'Transfer many devices to one user (supervisor+)', 'BulkTransfer'),
       '/api/devices/{device_id}': {
         get: {
           ...supervised,

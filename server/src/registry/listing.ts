@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { devices, events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
 import { unstorable } from '../db/safe-text.js';
 import { cappedCount } from '../db/capped-count.js';
+import { startsWith } from '../db/like.js';
 import type { Registration } from './state.js';
 import type { DeviceStatus } from './views.js';
 
@@ -15,15 +17,23 @@ export interface DeviceFilter {
   userId?: string | undefined;
   /** A tag of the device's latest event. */
   tag?: string | undefined;
+  /** The device id starts with this text (case-sensitive, `%` and `_` literal). */
+  idPrefix?: string | undefined;
+  /** The registered user's id starts with this text (case-sensitive, `%` and `_` literal). */
+  userIdPrefix?: string | undefined;
 }
 
-export type DeviceSort = 'device_id' | 'last_seen';
+/** `last_seen` is newest first; never-seen devices sort last in every order, as do never-scored ones by risk. */
+export const deviceSorts = ['device_id', 'last_seen', 'last_seen_asc', 'risk_desc', 'risk_asc'] as const;
+export type DeviceSort = (typeof deviceSorts)[number];
 
 export interface DevicePageRequest {
   filter: DeviceFilter;
   sort: DeviceSort;
   limit: number;
   cursor?: string | undefined;
+  /** How the caller named the cursor, for the error when it is not one (`cursor`, `after`). */
+  cursorField?: string;
 }
 
 /** One device as listings see it: what events taught (first/last seen…) and its registration, if any. */
@@ -40,6 +50,8 @@ export interface DeviceSummary {
 
 export interface DevicePage {
   devices: DeviceSummary[];
+  /** The cursor after each device, to resume right after it (an export's rows, a connection's edges). */
+  cursors: string[];
   nextCursor: string | null;
 }
 
@@ -47,12 +59,14 @@ export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 500;
 
 const deviceIdExpr = sql<string>`COALESCE(${registrations.deviceId}, ${devices.deviceId})`;
-// Never-seen (registered only) devices sort last by last_seen. Milliseconds as float8 are exact for JS dates.
-const lastSeenMs = sql<number>`(extract(epoch from COALESCE(${devices.lastSeen}, 'epoch'::timestamptz)) * 1000)::float8`;
+// Null for never-seen (registered only) devices. Milliseconds as float8 are exact for JS dates.
+const lastSeenMs = sql<number | null>`(extract(epoch from ${devices.lastSeen}) * 1000)::float8`;
+/** Risk: the score of the device's latest event (latest as in currentTagsOf), null when it sent none. */
+const latestRisk = sql<number | null>`(SELECT e.risk_score FROM ${events} e WHERE e.device_id = ${deviceIdExpr}
+  ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1)`;
 
 const fields = {
   deviceId: deviceIdExpr,
-  sortMs: lastSeenMs,
   firstSeen: devices.firstSeen,
   lastSeen: devices.lastSeen,
   handprintId: devices.handprintId,
@@ -73,23 +87,38 @@ const fields = {
 
 type Shape = 'registered' | 'unregistered' | 'all';
 
+/**
+ * The device id as the shape's driving table has it: equal to COALESCE(…) there, but a plain column, so its index
+ * serves a prefix, an order and a keyset position (a page by id then reads a page, not every row).
+ */
+const idColumn = (shape: Shape) => (shape === 'registered' ? registrations.deviceId : shape === 'unregistered' ? devices.deviceId : deviceIdExpr);
+
+const registryFiltered = (f: DeviceFilter) =>
+  f.role !== undefined || f.branch !== undefined || f.userId !== undefined || f.userIdPrefix !== undefined;
+
 /** The cheapest join that can answer the filter: a registry filter never needs devices that are not registered. */
 function shapeOf(filter: DeviceFilter): Shape {
   if (filter.status === 'unregistered') return 'unregistered';
-  if (filter.status || filter.role !== undefined || filter.branch !== undefined || filter.userId !== undefined) return 'registered';
+  if (filter.status || registryFiltered(filter)) return 'registered';
   return 'all';
 }
 
 function conditions(filter: DeviceFilter): SQL[] {
   const where: SQL[] = [];
+  const shape = shapeOf(filter);
   if (filter.status === 'unregistered') {
     where.push(isNull(registrations.deviceId));
     // A registry filter cannot match a device without registration.
-    if (filter.role !== undefined || filter.branch !== undefined || filter.userId !== undefined) where.push(sql`false`);
+    if (registryFiltered(filter)) where.push(sql`false`);
   } else if (filter.status) where.push(eq(registrations.status, filter.status));
   if (filter.role !== undefined) where.push(eq(registrations.role, filter.role));
   if (filter.branch !== undefined) where.push(sql`(${registrations.metadata}->>'branch') = ${filter.branch}`);
   if (filter.userId !== undefined) where.push(eq(registrations.userId, filter.userId));
+  if (filter.userIdPrefix !== undefined) where.push(startsWith(registrations.userId, filter.userIdPrefix));
+  if (filter.idPrefix !== undefined) {
+    // On the driving table's own column, so its index serves the prefix (see `from` for the full join).
+    where.push(startsWith(idColumn(shape), filter.idPrefix));
+  }
   if (filter.tag !== undefined) {
     where.push(
       sql`(SELECT ${events.tags} FROM ${events} WHERE ${events.deviceId} = ${deviceIdExpr} ORDER BY ${events.occurredAt} DESC LIMIT 1) @> ARRAY[${filter.tag}]::text[]`,
@@ -98,66 +127,95 @@ function conditions(filter: DeviceFilter): SQL[] {
   return where;
 }
 
-function from(db: Queryable, shape: Shape, selection: Record<string, unknown>) {
+function from<S extends SelectedFields>(db: Queryable, shape: Shape, selection: S, idPrefix?: string) {
   const on = eq(devices.deviceId, registrations.deviceId);
-  const select = db.select(selection as typeof fields);
+  const select = db.select(selection);
   if (shape === 'registered') return select.from(registrations).leftJoin(devices, on);
   if (shape === 'unregistered') return select.from(devices).leftJoin(registrations, on);
-  return select.from(registrations).fullJoin(devices, on);
+  if (idPrefix === undefined) return select.from(registrations).fullJoin(devices, on);
+  // A condition above a full join is applied after it (both tables read whole): each side is narrowed first,
+  // under its own table's name, so the columns the rest of the query names still resolve.
+  const narrowed = db.select().from(registrations).where(startsWith(registrations.deviceId, idPrefix)).as('registrations');
+  const seen = db.select().from(devices).where(startsWith(devices.deviceId, idPrefix)).as('devices');
+  return select.from(narrowed).fullJoin(seen, on);
 }
 
 interface Cursor {
-  /** Sort value: last seen in ms (last_seen sort) or null (device_id sort). */
+  /** Sort value (last seen in ms, a risk score), null for the device_id sort and for devices without one. */
   s: number | null;
   id: string;
+  /** Which order the cursor belongs to; when given, a cursor of another order is refused. */
+  t?: string;
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.s, c.id])).toString('base64url');
+  return Buffer.from(JSON.stringify(c.t === undefined ? [c.s, c.id] : [c.s, c.id, c.t])).toString('base64url');
 }
 
-export function decodeCursor(text: string, field = 'cursor'): Cursor {
+export function decodeCursor(text: string, field = 'cursor', order?: string): Cursor {
   try {
-    const [s, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown];
+    const [s, id, t] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as [unknown, unknown, unknown];
     // The cursor comes back from the caller: its id goes into SQL, so it must be text PostgreSQL accepts.
-    if ((s === null || Number.isFinite(s)) && typeof id === 'string' && !unstorable(id)) return { s: s as number | null, id };
+    if ((s === null || Number.isFinite(s)) && typeof id === 'string' && !unstorable(id) && t === order) return { s: s as number | null, id };
   } catch {
     // Reported below.
   }
-  throw new VigilError('validation_failed', `${field} is not a cursor this API returned`, {
-    errors: [{ path: field, message: 'must be a cursor returned by a previous page' }],
+  throw new VigilError('validation_failed', `${field} is not a cursor this API returned${order ? ` for sort ${order}` : ''}`, {
+    errors: [{ path: field, message: 'must be a cursor returned by a previous page of the same sort' }],
   });
+}
+
+/** Each order: a nullable key (nulls last), its direction, and the device id breaking ties. */
+const orders: Record<DeviceSort, { key: SQL<number | null> | null; dir: 'asc' | 'desc' }> = {
+  device_id: { key: null, dir: 'asc' },
+  last_seen: { key: lastSeenMs, dir: 'desc' },
+  last_seen_asc: { key: lastSeenMs, dir: 'asc' },
+  risk_desc: { key: latestRisk, dir: 'desc' },
+  risk_asc: { key: latestRisk, dir: 'asc' },
+};
+
+/** Rows after the cursor's device in `ORDER BY key dir NULLS LAST, id`: the cursor holds two values, however deep. */
+function after(sort: DeviceSort, c: Cursor, idExpr: SQLWrapper): SQL {
+  const { key, dir } = orders[sort];
+  const id = sql`${idExpr} > ${c.id}`;
+  if (key === null) return id;
+  if (c.s === null) return sql`(${key} IS NULL AND ${id})`;
+  const beyond = dir === 'desc' ? sql`${key} < ${c.s}::float8` : sql`${key} > ${c.s}::float8`;
+  return sql`(${beyond} OR (${key} = ${c.s}::float8 AND ${id}) OR ${key} IS NULL)`;
+}
+
+/** The statement of one page (limit + 1 rows, to know whether more follow). */
+export function deviceListQuery(db: Queryable, request: DevicePageRequest) {
+  const { filter, sort, limit } = request;
+  const { key, dir } = orders[sort];
+  const shape = shapeOf(filter);
+  const id = idColumn(shape);
+  const where = conditions(filter);
+  if (request.cursor) where.push(after(sort, decodeCursor(request.cursor, request.cursorField ?? 'cursor', sort), id));
+  // The key is selected too, so ORDER BY reuses its value (the risk is a probe of the device's latest event).
+  const sortKey = key ?? sql<null>`NULL::float8`;
+  const order = key === null ? [asc(id)] : [sql`${key} ${sql.raw(dir)} NULLS LAST`, asc(id)];
+  return from(db, shape, { ...fields, sortKey }, filter.idPrefix)
+    .where(and(...where))
+    .orderBy(...order)
+    .limit(limit + 1);
 }
 
 /** Keyset paging: stable under inserts, and each page costs the same however deep it is. */
 export async function listDevices(db: Queryable, request: DevicePageRequest): Promise<DevicePage> {
-  const where = conditions(request.filter);
-  if (request.cursor) {
-    const c = decodeCursor(request.cursor);
-    if (request.sort === 'device_id') where.push(sql`${deviceIdExpr} > ${c.id}`);
-    else where.push(or(sql`${lastSeenMs} < ${c.s ?? 0}`, and(sql`${lastSeenMs} = ${c.s ?? 0}`, sql`${deviceIdExpr} > ${c.id}`))!);
-  }
-  const order = request.sort === 'device_id' ? [asc(deviceIdExpr)] : [desc(lastSeenMs), asc(deviceIdExpr)];
-  const rows = await from(db, shapeOf(request.filter), fields)
-    .where(and(...where))
-    .orderBy(...order)
-    .limit(request.limit + 1);
-  const page = rows.slice(0, request.limit);
-  const last = page.at(-1);
-  return {
-    devices: page.map(toSummary),
-    nextCursor:
-      rows.length > request.limit && last
-        ? encodeCursor({ s: request.sort === 'last_seen' ? Number(last.sortMs) : null, id: last.deviceId })
-        : null,
-  };
+  const { sort, limit } = request;
+  const rows = await deviceListQuery(db, request);
+  const page = rows.slice(0, limit);
+  const cursors = page.map((r) => encodeCursor({ s: r.sortKey === null ? null : Number(r.sortKey), id: r.deviceId, t: sort }));
+  return { devices: page.map(toSummary), cursors, nextCursor: rows.length > limit ? cursors.at(-1)! : null };
 }
 
 /** With `cap`, reads at most that many devices and refuses to count more (see cappedCount). */
 export async function countDevices(db: Queryable, filter: DeviceFilter, cap: number | null = null): Promise<number> {
-  if (cap !== null) return cappedCount(db, from(db, shapeOf(filter), { one: sql`1` }).where(and(...conditions(filter))) as never, cap, 'devices totalCount');
-  const [row] = await from(db, shapeOf(filter), { n: sql<number>`count(*)::int` }).where(and(...conditions(filter)));
-  return Number((row as unknown as { n: number }).n);
+  const where = and(...conditions(filter));
+  if (cap !== null) return cappedCount(db, from(db, shapeOf(filter), { one: sql`1` }, filter.idPrefix).where(where) as never, cap, 'devices totalCount');
+  const [row] = await from(db, shapeOf(filter), { n: sql<number>`count(*)::int` }, filter.idPrefix).where(where);
+  return Number(row!.n);
 }
 
 /** Summaries of given devices (for `device(id)`), unknown ids omitted. */
@@ -219,21 +277,33 @@ function toSummary(raw: Row): DeviceSummary {
   };
 }
 
-/** Tags of each device's latest event, one query for a whole page: one index probe per device, not all its events. */
-export async function currentTagsOf(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>(deviceIds.map((id) => [id, []]));
+/** What a device's latest event says now: its tags and its score (the device's risk). */
+export interface LatestEvent {
+  tags: string[];
+  riskScore: number | null;
+}
+
+/** The latest event of each device, one query for a whole page: one index probe per device, not all its events. */
+export async function latestEventsOf(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, LatestEvent>> {
+  const out = new Map<string, LatestEvent>(deviceIds.map((id) => [id, { tags: [], riskScore: null }]));
   if (deviceIds.length === 0) return out;
   const latest = db
-    .select({ deviceId: events.deviceId, tags: events.tags })
+    .select({ deviceId: events.deviceId, tags: events.tags, riskScore: events.riskScore })
     .from(events)
     .where(sql`${events.deviceId} = q.k`)
     .orderBy(desc(events.occurredAt), desc(events.id))
     .limit(1)
     .as('latest');
   const rows = await db
-    .select({ deviceId: latest.deviceId, tags: latest.tags })
+    .select({ deviceId: latest.deviceId, tags: latest.tags, riskScore: latest.riskScore })
     .from(sql`json_array_elements_text(${JSON.stringify(deviceIds)}::json) AS q(k)`)
     .crossJoinLateral(latest);
-  for (const r of rows) if (r.deviceId) out.set(r.deviceId, r.tags);
+  for (const r of rows) if (r.deviceId) out.set(r.deviceId, { tags: r.tags, riskScore: r.riskScore });
   return out;
+}
+
+/** Tags of each device's latest event. */
+export async function currentTagsOf(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, string[]>> {
+  const latest = await latestEventsOf(db, deviceIds);
+  return new Map([...latest].map(([id, e]) => [id, e.tags]));
 }

@@ -7,7 +7,8 @@ import { transition, type Command, type Refusal, type Registration } from './sta
 
 /** The result of applying a command: expected refusals are data, the edge turns them into 404/409. */
 export type ApplyOutcome =
-  | { ok: true; registration: Registration; changed: boolean }
+  /** `previous` is the registration before the move, so feedback can say what changed. */
+  | { ok: true; registration: Registration; changed: boolean; previous: Registration | null }
   | { ok: false; reason: Refusal | 'unknown_device'; registration: Registration | null };
 
 const REGISTRY_LOCK_SEED = 0x72_65_67; // "reg"
@@ -83,7 +84,7 @@ export class RegistryRepository {
           at: now,
         });
       }
-      if (decided.ok) return { ok: true, registration: decided.next, changed: decided.changed };
+      if (decided.ok) return { ok: true, registration: decided.next, changed: decided.changed, previous: current };
       return { ok: false, reason: decided.refusal, registration: current };
     });
   }

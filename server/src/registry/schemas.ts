@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storableString } from '../db/safe-text.js';
 import { jsonTreeIssues } from '../ingest/storable.js';
+import { deviceSorts } from './listing.js';
 
 /** Limits of registry input. Documented in the README and OpenAPI. */
 export const registryLimits = {
@@ -11,6 +12,8 @@ export const registryLimits = {
   metadataMaxKeys: 50,
   metadataMaxDepth: 3,
   metadataMaxBytes: 8 * 1024,
+  /** Device ids in one bulk deactivate/transfer. */
+  bulkMaxDevices: 500,
 } as const;
 
 export const text = (max: number, what = 'text') => storableString().min(1, `${what} must not be empty`).max(max);
@@ -63,15 +66,53 @@ export const supervisorTransferBody = z
 
 export const deviceStatusSchema = z.enum(['unregistered', 'active', 'deactivated']);
 
+/** The device filters and order, as query parameters (listing and export). */
+const deviceQuery = {
+  role: storableString().max(256).optional(),
+  branch: storableString().max(256).optional(),
+  status: deviceStatusSchema.optional(),
+  user_id: storableString().max(registryLimits.userIdMax).optional(),
+  tag: storableString().max(64).optional(),
+  id_prefix: storableString().max(registryLimits.deviceIdMax).optional().describe('Device ids starting with this text (case-sensitive; % and _ literal).'),
+  user_id_prefix: storableString().max(registryLimits.userIdMax).optional().describe('Registered user ids starting with this text.'),
+  sort: z
+    .enum(deviceSorts)
+    .default('device_id')
+    .describe('last_seen is newest first; never-seen devices sort last, and devices without events last by risk.'),
+};
+
 export const listQuerySchema = z
   .object({
-    role: storableString().max(256).optional(),
-    branch: storableString().max(256).optional(),
-    status: deviceStatusSchema.optional(),
-    user_id: storableString().max(registryLimits.userIdMax).optional(),
-    tag: storableString().max(64).optional(),
-    sort: z.enum(['device_id', 'last_seen']).default('device_id'),
+    ...deviceQuery,
     limit: z.coerce.number().int().min(1).max(500).default(50),
     cursor: z.string().max(1024).optional(),
   })
   .strict();
+
+export const exportQuerySchema = z
+  .object({
+    ...deviceQuery,
+    format: z.enum(['ndjson', 'csv']).describe('NDJSON (a JSON object per line) or CSV (RFC 4180, a header row).'),
+    after: z.string().max(1024).optional().describe('Resume after the row whose `cursor` this is.'),
+  })
+  .strict();
+
+/** Query parameters onto the listing's filter. */
+export const deviceFilterOf = (q: z.output<typeof listQuerySchema> | z.output<typeof exportQuerySchema>) => ({
+  role: q.role,
+  branch: q.branch,
+  status: q.status,
+  userId: q.user_id,
+  tag: q.tag,
+  idPrefix: q.id_prefix,
+  userIdPrefix: q.user_id_prefix,
+});
+
+const deviceIds = z
+  .array(deviceIdParam)
+  .min(1, 'give at least one device id')
+  .describe(`Device ids, at most ${registryLimits.bulkMaxDevices} (more is 400 too_many_devices); repeats are moved once.`);
+
+export const bulkDeactivateBody = z.object({ device_ids: deviceIds, ...supervisorDeactivateBody.shape }).strict();
+
+export const bulkTransferBody = z.object({ device_ids: deviceIds, ...supervisorTransferBody.shape }).strict();

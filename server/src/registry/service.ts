@@ -2,7 +2,8 @@ import type { DatabaseHandle } from '../db/handle.js';
 import type { Principal } from '../auth/supervisor-store.js';
 import { VigilError } from '../errors.js';
 import type { Actor } from './actor.js';
-import { currentTagsOf, devicesById, listDevices, type DevicePageRequest, type DeviceSummary } from './listing.js';
+import { describeMove, type MoveReport } from './feedback.js';
+import { devicesById, latestEventsOf, listDevices, type DevicePageRequest, type DeviceSummary, type LatestEvent } from './listing.js';
 import { refusalError } from './refusals.js';
 import type { RegistryRepository } from './repository.js';
 import type { Command } from './state.js';
@@ -14,7 +15,7 @@ export const supervisorActor = (p: Principal): Actor => ({ kind: 'supervisor', i
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** A device as the supervisor REST API answers it. */
-export function deviceView(d: DeviceSummary, tags: string[]): SupervisorDeviceView {
+export function deviceView(d: DeviceSummary, latest: LatestEvent): SupervisorDeviceView {
   const r = d.registration;
   return {
     device_id: d.deviceId,
@@ -28,11 +29,17 @@ export function deviceView(d: DeviceSummary, tags: string[]): SupervisorDeviceVi
     first_seen: iso(d.firstSeen),
     last_seen: iso(d.lastSeen),
     handprint_id: d.handprintId,
-    current_tags: tags,
+    current_tags: latest.tags,
+    risk_score: latest.riskScore,
     model: d.model,
     os_version: d.osVersion,
   };
 }
+
+const noEvent: LatestEvent = { tags: [], riskScore: null };
+
+/** Most ids one bulk move takes: each is its own transaction, so a call stays well within a request's time. */
+export const BULK_MAX_DEVICES = 500;
 
 export type DeviceView = SupervisorDeviceView;
 
@@ -46,15 +53,32 @@ export class SupervisorDevices {
   // Reads run on the reporting connections (DatabaseHandle.reporting): a slow listing never holds ingestion's.
   async list(request: DevicePageRequest) {
     const page = await listDevices(this.database.reporting, request);
-    const tags = await currentTagsOf(this.database.reporting, page.devices.map((d) => d.deviceId));
-    return { devices: page.devices.map((d) => deviceView(d, tags.get(d.deviceId) ?? [])), next_cursor: page.nextCursor };
+    const views = await this.viewsOf(page.devices);
+    return { devices: views, next_cursor: page.nextCursor };
+  }
+
+  /** A page as an export reads it: the views, the cursor after each, and whether more follow. */
+  async page(request: DevicePageRequest) {
+    const page = await listDevices(this.database.reporting, request);
+    return { rows: await this.viewsOf(page.devices), cursors: page.cursors, more: page.nextCursor !== null };
+  }
+
+  /** Views of listed devices: their latest events in one query. */
+  async viewsOf(summaries: readonly DeviceSummary[]): Promise<DeviceView[]> {
+    const latest = await latestEventsOf(this.database.reporting, summaries.map((d) => d.deviceId));
+    return summaries.map((d) => deviceView(d, latest.get(d.deviceId) ?? noEvent));
+  }
+
+  /** Views of the given devices that exist (unknown ids are left out). */
+  async views(deviceIds: readonly string[]): Promise<Map<string, DeviceView>> {
+    const found = [...(await devicesById(this.database.reporting, deviceIds)).values()];
+    return new Map((await this.viewsOf(found)).map((v) => [v.device_id, v]));
   }
 
   async one(deviceId: string): Promise<DeviceView> {
-    const found = (await devicesById(this.database.reporting, [deviceId])).get(deviceId);
+    const found = (await this.views([deviceId])).get(deviceId);
     if (!found) throw new VigilError('not_found', `No device ${deviceId}`);
-    const tags = await currentTagsOf(this.database.reporting, [deviceId]);
-    return deviceView(found, tags.get(deviceId) ?? []);
+    return found;
   }
 
   async detail(deviceId: string) {
@@ -63,10 +87,38 @@ export class SupervisorDevices {
     return { ...device, history: history.map(auditView) };
   }
 
-  /** Applies a supervisor's move; refusals become the catalog's errors. */
-  async move(deviceId: string, command: Command, principal: Principal): Promise<DeviceView> {
+  /** Applies a supervisor's move; refusals become the catalog's errors, and the report says what changed. */
+  async apply(deviceId: string, command: Command, principal: Principal): Promise<MoveReport> {
     const outcome = await this.registry.apply(deviceId, command, supervisorActor(principal));
     if (!outcome.ok) throw refusalError(deviceId, outcome);
-    return this.one(deviceId);
+    return describeMove(deviceId, command, outcome);
+  }
+
+  /** The updated device, with what the move changed (`change.changed` false: nothing was written). */
+  async move(deviceId: string, command: Command, principal: Principal): Promise<DeviceView & { change: { changed: boolean; message: string } }> {
+    const report = await this.apply(deviceId, command, principal);
+    return { ...(await this.one(deviceId)), change: { changed: report.outcome === 'changed', message: report.message } };
+  }
+
+  /**
+   * One move on many devices, each in its own transaction (as a single move): a refusal or an unknown id is that
+   * device's outcome, never the others'. Repeated ids are moved and reported once, in the order given. A database
+   * fault fails the call (503) with the devices before it already moved; a retry is safe, as moves are idempotent.
+   */
+  async applyEach(deviceIds: readonly string[], command: Command, principal: Principal): Promise<MoveReport[]> {
+    const reports: MoveReport[] = [];
+    for (const deviceId of new Set(deviceIds)) {
+      reports.push(describeMove(deviceId, command, await this.registry.apply(deviceId, command, supervisorActor(principal))));
+    }
+    return reports;
+  }
+
+  /** The REST answer of a bulk move: each device's outcome, message and (when it exists) its view now. */
+  async bulk(deviceIds: readonly string[], command: Command, principal: Principal) {
+    const reports = await this.applyEach(deviceIds, command, principal);
+    const views = await this.views(reports.map((r) => r.deviceId));
+    return {
+      results: reports.map((r) => ({ device_id: r.deviceId, outcome: r.outcome, message: r.message, device: views.get(r.deviceId) ?? null })),
+    };
   }
 }

@@ -31,8 +31,8 @@ describe('registry views match their documented schemas', () => {
 
   it('a supervisor device, with and without a registration', () => {
     const summary = { deviceId: 'dev-1', status: 'active' as const, registration, firstSeen: new Date(), lastSeen: null, handprintId: 'hp_1', model: null, osVersion: '14' };
-    exactly(supervisorDeviceSchema, deviceView(summary, ['new_device']));
-    exactly(supervisorDeviceSchema, deviceView({ ...summary, status: 'unregistered', registration: null }, []));
+    exactly(supervisorDeviceSchema, deviceView(summary, { tags: ['new_device'], riskScore: 0.4 }));
+    exactly(supervisorDeviceSchema, deviceView({ ...summary, status: 'unregistered', registration: null }, { tags: [], riskScore: null }));
   });
 
   it('an audit record', () => {

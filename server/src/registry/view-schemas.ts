@@ -43,6 +43,7 @@ export const supervisorDeviceSchema = z.object({
   last_seen: time.nullable(),
   handprint_id: z.string().nullable(),
   current_tags: z.array(z.string()),
+  risk_score: z.number().nullable().describe("Score of the device's latest event; null when it sent none."),
   model: z.string().nullable(),
   os_version: z.string().nullable(),
 });
@@ -63,6 +64,25 @@ export const auditRecordSchema = z.object({
 export const devicePageSchema = z.object({ devices: z.array(supervisorDeviceSchema), next_cursor: z.string().nullable() });
 
 export const deviceDetailSchema = supervisorDeviceSchema.extend({ history: z.array(auditRecordSchema) });
+
+const moveMessage = z.string().describe('What changed, or why nothing did, e.g. "already deactivated since …; reason kept (…)".');
+
+/** A single-device move's answer: the device now, and whether the move changed it. */
+export const deviceMoveSchema = supervisorDeviceSchema.extend({
+  change: z.object({ changed: z.boolean().describe('False when the device already was as asked: nothing written.'), message: moveMessage }),
+});
+
+/** A bulk move's answer: one result per distinct id, in the order given. */
+export const bulkMoveSchema = z.object({
+  results: z.array(
+    z.object({
+      device_id: z.string(),
+      outcome: z.enum(['changed', 'unchanged', 'refused', 'not_found']),
+      message: moveMessage,
+      device: supervisorDeviceSchema.nullable().describe('The device after the move; null when not found.'),
+    }),
+  ),
+});
 
 export type RegistrationView = z.output<typeof registrationSchema>;
 export type RegistrationStatusView = z.output<typeof registrationStatusSchema>;

@@ -1,13 +1,14 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Float, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ComplexityEstimatorArgs } from 'graphql-query-complexity';
 import { VigilError } from '../../errors.js';
-import { countDevices, encodeCursor, listDevices, type DeviceFilter as Filter } from '../../registry/listing.js';
+import { countDevices, listDevices, type DeviceFilter as Filter } from '../../registry/listing.js';
 import { deviceIdParam, registryLimits, text } from '../../registry/schemas.js';
 import type { Command } from '../../registry/state.js';
 import { validationError } from '../../http/problem.js';
 import type { GraphqlContext } from '../context.js';
 import { connectionCost, deviceRows, perItem } from '../cost.js';
-import { AuditRecord, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
-import { DeviceSortEnum } from '../types/enums.js';
+import { AuditRecord, BulkDeviceResult, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
+import { BulkOutcomeEnum, DeviceSortEnum } from '../types/enums.js';
 import { Event } from '../types/event.js';
 import { toAudit, toDevice, toEvent, toRegistration } from './mapping.js';
 import { pageSize, sublistSize, connection } from './paging.js';
@@ -27,7 +28,28 @@ const toFilter = (f: DeviceFilter | null | undefined): Filter => ({
   status: f?.status ?? undefined,
   userId: f?.userId ?? undefined,
   tag: f?.tag ?? undefined,
+  idPrefix: f?.idPrefix ?? undefined,
+  userIdPrefix: f?.userIdPrefix ?? undefined,
 });
+
+const byRisk = [DeviceSortEnum.RISK_DESC, DeviceSortEnum.RISK_ASC] as unknown[];
+const plainCost = connectionCost('devices', 50, deviceRows);
+// Ordering by risk probes every matching device's latest event, as a tag filter does: priced as one more read each.
+const riskCost = connectionCost('devices', 50, (rows, filter) => deviceRows(rows, filter) + rows.devices + rows.registrations);
+const devicesCost = (args: ComplexityEstimatorArgs) => (byRisk.includes(args.args.sort) ? riskCost(args) : plainCost(args));
+
+/** A bulk mutation's answer costs its selection once per id. */
+const perId = (args: ComplexityEstimatorArgs): number => 1 + args.childComplexity * (Array.isArray(args.args.ids) ? args.args.ids.length : 1);
+
+function boundedIds(ids: readonly string[]): string[] {
+  if (ids.length > registryLimits.bulkMaxDevices) {
+    throw new VigilError('too_many_devices', `${ids.length} device ids; one call moves at most ${registryLimits.bulkMaxDevices}`, {
+      errors: [{ path: 'ids', message: `at most ${registryLimits.bulkMaxDevices} ids` }],
+    });
+  }
+  if (ids.length === 0) throw new VigilError('validation_failed', 'ids: give at least one device id', { errors: [{ path: 'ids', message: 'must not be empty' }] });
+  return ids.map((id, i) => checked(id, deviceIdParam, `ids.${i}`));
+}
 
 @Resolver(() => DeviceConnection)
 export class DeviceConnectionResolver {
@@ -39,7 +61,7 @@ export class DeviceConnectionResolver {
 
 @Resolver(() => Device)
 export class DeviceResolver {
-  @Query(() => DeviceConnection, { description: 'Devices (seen, registered or both), filtered and paged.', complexity: connectionCost('devices', 50, deviceRows) })
+  @Query(() => DeviceConnection, { description: 'Devices (seen, registered or both), filtered and paged.', complexity: devicesCost })
   async devices(
     @Ctx() ctx: GraphqlContext,
     @Arg('filter', () => DeviceFilter, { nullable: true }) filter: DeviceFilter | null,
@@ -50,13 +72,12 @@ export class DeviceResolver {
     ctx.require('read');
     const limit = pageSize(first);
     const query = toFilter(filter);
-    const page = await listDevices(ctx.services.database.reporting, { filter: query, sort: sort as 'device_id' | 'last_seen', limit, cursor: after ?? undefined });
-    const edges = page.devices.map((d) => {
+    const page = await listDevices(ctx.services.database.reporting, { filter: query, sort, limit, cursor: after ?? undefined, cursorField: 'after' });
+    const edges = page.devices.map((d, i) => {
       // The listing already read each registration: prime the loader so fields resolve without a query.
       ctx.loaders.registration.prime(d.deviceId, d.registration);
       ctx.loaders.device.prime(d.deviceId, d);
-      const cursor = encodeCursor({ s: sort === DeviceSortEnum.LAST_SEEN_DESC ? (d.lastSeen?.getTime() ?? 0) : null, id: d.deviceId });
-      return { cursor, node: toDevice(d) };
+      return { cursor: page.cursors[i]!, node: toDevice(d) };
     });
     return connection(edges, page.nextCursor, after, query);
   }
@@ -76,7 +97,12 @@ export class DeviceResolver {
 
   @FieldResolver(() => [String], { description: "Tags of the device's latest event." })
   async currentTags(@Root() device: Device, @Ctx() ctx: GraphqlContext): Promise<string[]> {
-    return ctx.loaders.tags.load(device.id);
+    return (await ctx.loaders.latest.load(device.id)).tags;
+  }
+
+  @FieldResolver(() => Float, { nullable: true, description: "Score of the device's latest event (0..1); null when it sent none." })
+  async riskScore(@Root() device: Device, @Ctx() ctx: GraphqlContext): Promise<number | null> {
+    return (await ctx.loaders.latest.load(device.id)).riskScore;
   }
 
   @FieldResolver(() => [AuditRecord], { description: 'Registry audit trail, newest first.', complexity: perItem(20) })
@@ -99,7 +125,38 @@ export class DeviceResolver {
     return rows.map(toEvent);
   }
 
-  @Mutation(() => Device, { description: 'Deactivate a device (supervisor or admin). Idempotent.' })
+  @Mutation(() => [BulkDeviceResult], {
+    description: `Deactivate many devices (supervisor or admin): 1 to ${registryLimits.bulkMaxDevices} ids, each in its own transaction, one result per distinct id in the order given.`,
+    complexity: perId,
+  })
+  async deactivateDevices(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('ids', () => [ID]) ids: string[],
+    @Arg('reason', () => String) reason: string,
+    @Arg('by', () => String, { nullable: true, description: "Recorded as given; default: the caller's username." }) by: string | null,
+  ): Promise<BulkDeviceResult[]> {
+    return this.moveEach(ctx, ids, (b) => ({ type: 'deactivate', reason: checked(reason, text(registryLimits.reasonMax, 'reason'), 'reason'), by: b }), by);
+  }
+
+  @Mutation(() => [BulkDeviceResult], {
+    description: `Transfer many devices to one user (supervisor or admin): 1 to ${registryLimits.bulkMaxDevices} ids, each in its own transaction, one result per distinct id in the order given.`,
+    complexity: perId,
+  })
+  async transferDevices(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('ids', () => [ID]) ids: string[],
+    @Arg('newUserId', () => String) newUserId: string,
+    @Arg('by', () => String, { nullable: true }) by: string | null,
+  ): Promise<BulkDeviceResult[]> {
+    return this.moveEach(
+      ctx,
+      ids,
+      (b) => ({ type: 'transfer', newUserId: checked(newUserId, text(registryLimits.userIdMax, 'newUserId'), 'newUserId'), by: b }),
+      by,
+    );
+  }
+
+  @Mutation(() => Device, { description: 'Deactivate a device (supervisor or admin). Idempotent: see `change` for what it did.' })
   async deactivateDevice(
     @Ctx() ctx: GraphqlContext,
     @Arg('deviceId', () => ID) deviceId: string,
@@ -134,15 +191,38 @@ export class DeviceResolver {
     );
   }
 
+  private by(ctx: GraphqlContext, by: string | null): string {
+    return checked(by ?? ctx.principal.supervisor.username, text(registryLimits.byMax, 'by'), 'by');
+  }
+
   private async move(ctx: GraphqlContext, deviceId: string, command: (by: string) => Command, by: string | null): Promise<Device> {
     ctx.require('manage_devices');
     const id = checked(deviceId, deviceIdParam, 'deviceId');
-    const who = checked(by ?? ctx.principal.supervisor.username, text(registryLimits.byMax, 'by'), 'by');
-    await ctx.services.supervisorDevices.move(id, command(who), ctx.principal);
-    ctx.loaders.device.clear(id);
-    ctx.loaders.registration.clear(id);
-    const found = await ctx.loaders.device.load(id);
-    if (!found) throw new VigilError('not_found', `No device ${id}`);
-    return toDevice(found);
+    const report = await ctx.services.supervisorDevices.apply(id, command(this.by(ctx, by)), ctx.principal);
+    const found = await this.reload(ctx, [id]);
+    if (!found[0]) throw new VigilError('not_found', `No device ${id}`);
+    return { ...toDevice(found[0]), change: { changed: report.outcome === 'changed', message: report.message } };
+  }
+
+  private async moveEach(ctx: GraphqlContext, ids: string[], command: (by: string) => Command, by: string | null): Promise<BulkDeviceResult[]> {
+    ctx.require('manage_devices');
+    const valid = boundedIds(ids);
+    const reports = await ctx.services.supervisorDevices.applyEach(valid, command(this.by(ctx, by)), ctx.principal);
+    const found = await this.reload(ctx, reports.map((r) => r.deviceId));
+    return reports.map((r, i) => ({
+      deviceId: r.deviceId,
+      outcome: r.outcome as BulkOutcomeEnum,
+      message: r.message,
+      device: found[i] ? toDevice(found[i]) : null,
+    }));
+  }
+
+  /** The devices as they are after a move: what this request's loaders had read before it is stale. */
+  private async reload(ctx: GraphqlContext, ids: readonly string[]) {
+    for (const id of ids) {
+      ctx.loaders.device.clear(id);
+      ctx.loaders.registration.clear(id);
+    }
+    return ctx.loaders.device.loadMany(ids).then((all) => all.map((d) => (d instanceof Error ? null : d)));
   }
 }

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { AuditActionEnum, DeviceStatusEnum } from './enums.js';
+import { AuditActionEnum, BulkOutcomeEnum, DeviceStatusEnum } from './enums.js';
 import { PageInfo } from './page-info.js';
 
 @ObjectType({ description: 'A registration: who the device belongs to, with what role, and its state.' })
@@ -81,6 +81,15 @@ export class AuditRecord {
   at!: Date;
 }
 
+@ObjectType({ description: 'What a registry mutation did to a device.' })
+export class DeviceChange {
+  @Field(() => Boolean, { description: 'False when the device already was as asked: nothing was written.' })
+  changed!: boolean;
+
+  @Field(() => String, { description: 'What changed, or why nothing did (e.g. "already deactivated since …; reason kept (…)").' })
+  message!: string;
+}
+
 /** Registration, tags, history and events are resolved per field, batched by DataLoader across a page. */
 @ObjectType({ description: 'A device: seen in events, registered, or both.' })
 export class Device {
@@ -104,6 +113,27 @@ export class Device {
 
   @Field(() => String, { nullable: true })
   osVersion!: string | null;
+
+  @Field(() => DeviceChange, {
+    nullable: true,
+    description: 'On the device a mutation answers: whether that mutation changed it and what it did; null elsewhere.',
+  })
+  change?: DeviceChange | null;
+}
+
+@ObjectType({ description: "One device's result in a bulk mutation." })
+export class BulkDeviceResult {
+  @Field(() => ID)
+  deviceId!: string;
+
+  @Field(() => BulkOutcomeEnum)
+  outcome!: BulkOutcomeEnum;
+
+  @Field(() => String, { description: 'What changed, or why nothing did.' })
+  message!: string;
+
+  @Field(() => Device, { nullable: true, description: 'The device after the mutation; null when not found.' })
+  device!: Device | null;
 }
 
 @ObjectType()
@@ -146,4 +176,10 @@ export class DeviceFilter {
 
   @Field(() => String, { nullable: true, description: "A tag of the device's latest event." })
   tag?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Device ids starting with this text (case-sensitive; % and _ are literal).' })
+  idPrefix?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Registered user ids starting with this text (case-sensitive; % and _ are literal).' })
+  userIdPrefix?: string | null;
 }

@@ -11,8 +11,25 @@ registerEnumType(DeviceStatusEnum, { name: 'DeviceStatus', description: 'Registr
 export enum DeviceSortEnum {
   DEVICE_ID = 'device_id',
   LAST_SEEN_DESC = 'last_seen',
+  LAST_SEEN_ASC = 'last_seen_asc',
+  RISK_DESC = 'risk_desc',
+  RISK_ASC = 'risk_asc',
 }
-registerEnumType(DeviceSortEnum, { name: 'DeviceSort', description: 'Order of a device listing; never-seen devices sort last by LAST_SEEN_DESC.' });
+registerEnumType(DeviceSortEnum, {
+  name: 'DeviceSort',
+  description: 'Order of a device listing (ties by id); never-seen devices sort last by last seen and by risk, in both directions.',
+});
+
+export enum BulkOutcomeEnum {
+  CHANGED = 'changed',
+  UNCHANGED = 'unchanged',
+  REFUSED = 'refused',
+  NOT_FOUND = 'not_found',
+}
+registerEnumType(BulkOutcomeEnum, {
+  name: 'BulkOutcome',
+  description: 'CHANGED: the move was applied; UNCHANGED: the device already was so (nothing written); REFUSED: the registry refused it (e.g. not registered); NOT_FOUND: no such device.',
+});
 
 export enum BucketEnum {
   HOUR = 'hour',

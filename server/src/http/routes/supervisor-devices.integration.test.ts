@@ -119,6 +119,7 @@ describe.each(testDrivers())('supervisor REST /api/devices on %s', (driver) => {
       last_seen: expect.any(String),
       handprint_id: expect.stringMatching(/^hp_/),
       current_tags: expect.any(Array),
+      risk_score: expect.any(Number),
       model: null,
       os_version: null,
     });
