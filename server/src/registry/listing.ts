@@ -46,7 +46,7 @@ export interface DevicePage {
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 500;
 
-const deviceIdExpr = sql<string>`COALESCE(${registrations.deviceId}, ${devices.deviceId})`;
+export const deviceIdExpr = sql<string>`COALESCE(${registrations.deviceId}, ${devices.deviceId})`;
 // Never-seen (registered only) devices sort last by last_seen. Milliseconds as float8 are exact for JS dates.
 const lastSeenMs = sql<number>`(extract(epoch from COALESCE(${devices.lastSeen}, 'epoch'::timestamptz)) * 1000)::float8`;
 
@@ -71,16 +71,16 @@ const fields = {
   conflictAt: registrations.conflictAt,
 };
 
-type Shape = 'registered' | 'unregistered' | 'all';
+export type Shape = 'registered' | 'unregistered' | 'all';
 
 /** The cheapest join that can answer the filter: a registry filter never needs devices that are not registered. */
-function shapeOf(filter: DeviceFilter): Shape {
+export function shapeOf(filter: DeviceFilter): Shape {
   if (filter.status === 'unregistered') return 'unregistered';
   if (filter.status || filter.role !== undefined || filter.branch !== undefined || filter.userId !== undefined) return 'registered';
   return 'all';
 }
 
-function conditions(filter: DeviceFilter): SQL[] {
+export function conditions(filter: DeviceFilter): SQL[] {
   const where: SQL[] = [];
   if (filter.status === 'unregistered') {
     where.push(isNull(registrations.deviceId));
@@ -98,7 +98,7 @@ function conditions(filter: DeviceFilter): SQL[] {
   return where;
 }
 
-function from(db: Queryable, shape: Shape, selection: Record<string, unknown>) {
+export function from(db: Queryable, shape: Shape, selection: Record<string, unknown>) {
   const on = eq(devices.deviceId, registrations.deviceId);
   const select = db.select(selection as typeof fields);
   if (shape === 'registered') return select.from(registrations).leftJoin(devices, on);
