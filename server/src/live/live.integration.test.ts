@@ -66,7 +66,7 @@ describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
   const track = (feed: Feed) => (open.push(feed.client), feed);
 
   beforeAll(async () => {
-    server = await startTestVigil(driver, { VIGIL_LIVE_RECHECK_SECONDS: '1', VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT: '2' });
+    server = await startTestVigil(driver, { VIGIL_LIVE_RECHECK_SECONDS: '1', VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT: '2', VIGIL_LIVE_MAX_QUEUE: '3' });
     accounts = await supervisorAccounts(server);
   });
   // Each test starts with no subscription left on the server, so `subscribed` counts only its own.
@@ -112,6 +112,11 @@ describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
     expect(errors?.[0]).toMatchObject({ message: expect.stringMatching(/Only subscriptions/), extensions: { code: 'validation_failed' } });
   });
 
+  it('answers a subscription sent over HTTP with validation_failed naming graphql-ws, never an internal error', async () => {
+    const res = await graphql(server, accounts.viewer.token, 'subscription { eventAdded { id } }');
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/graphql-ws/), extensions: { code: 'validation_failed' } });
+  });
+
   it('limits the subscriptions one account holds, with rate_limited', async () => {
     const account = await createAccount(server, 'viewer');
     const a = track(subscribe(server, `Bearer ${account.token}`));
@@ -121,6 +126,15 @@ describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
     const { errors } = await c.ended;
     expect(errors?.[0]).toMatchObject({ extensions: { code: 'rate_limited' }, message: expect.stringMatching(/VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT/) });
     await Promise.all([a.client.dispose(), b.client.dispose()]);
+  });
+
+  it('closes a subscriber that falls more than VIGIL_LIVE_MAX_QUEUE events behind (4029)', async () => {
+    const feed = track(subscribe(server, `Bearer ${accounts.viewer.token}`, { identity: 'live-slow' }));
+    await subscribed(server, 1);
+    // One batch is read and handed over at once: far more events than the 3 a subscriber may have waiting.
+    const events = Array.from({ length: 20 }, () => ({ event: 'login', identity: 'live-slow', properties: { device_id: 'live-dev' } }));
+    expect((await server.post('/events/batch', { events })).status).toBe(200);
+    expect(await feed.ended).toMatchObject({ code: 4029, reason: expect.stringMatching(/Slow consumer/) });
   });
 
   it('ends the subscriptions of a revoked token (4403)', async () => {

@@ -6,6 +6,8 @@ import type { GraphqlContext } from '../context.js';
 import { Event, EventFilter } from '../types/event.js';
 import { toEvent } from './mapping.js';
 
+const over = () => new VigilError('validation_failed', 'Subscriptions run over graphql-ws (a WebSocket, subprotocol graphql-transport-ws) on /graphql, not over HTTP');
+
 @Resolver()
 export class LiveResolver {
   @Subscription(() => Event, {
@@ -15,12 +17,14 @@ export class LiveResolver {
     subscribe: ({ args, context }) => {
       const ctx = context as GraphqlContext;
       ctx.require('read');
-      if (!ctx.live) throw new VigilError('validation_failed', 'Subscriptions run over graphql-ws (WebSocket) on /graphql');
+      if (!ctx.live) throw over();
       const filter: Filter = { ...((args.filter as Filter | null | undefined) ?? {}) };
       return ctx.live.feed.subscribe(ctx.principal.supervisor.id, filter, ctx.live.slow);
     },
   })
-  eventAdded(@Root() event: EventSummary, @Arg('filter', () => EventFilter, { nullable: true }) _filter: EventFilter | null): Event {
+  eventAdded(@Root() event: EventSummary | undefined, @Arg('filter', () => EventFilter, { nullable: true }) _filter: EventFilter | null): Event {
+    // Over HTTP, Apollo executes a subscription as a query: there is no event, only a client at the wrong door.
+    if (!event) throw over();
     return toEvent(event);
   }
 }
