@@ -9,6 +9,7 @@ import { Metrics } from './http/metrics.js';
 import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { EventFeed } from './live/event-feed.js';
 import { createStages } from './risk/stages.js';
 
 export interface Vigil {
@@ -16,6 +17,8 @@ export interface Vigil {
   database: DatabaseHandle;
   keys: KeyStore;
   ingestor: Ingestor;
+  /** What `eventAdded` subscribers read. */
+  feed: EventFeed;
   /** Stops accepting requests, commits what is in flight, writes key usage, closes the database. */
   close(): Promise<void>;
 }
@@ -34,18 +37,26 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const metrics = new Metrics();
   const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
   const stages = await createStages(config, database);
+  const feed = new EventFeed({
+    database,
+    maxSubscriptions: env.VIGIL_LIVE_MAX_SUBSCRIPTIONS,
+    maxPerAccount: env.VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
+    maxQueue: env.VIGIL_LIVE_MAX_QUEUE,
+  });
   const ingestor = new Ingestor({
     database,
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
-    observer: metrics,
+    // Metrics count what was stored; the live feed announces it to subscribers.
+    observer: { stored: (outcome) => (metrics.stored(outcome), feed.stored(outcome)), batchFailed: () => metrics.batchFailed() },
   });
   const rateLimiter =
     env.VIGIL_RATE_LIMIT_RPS === 0
       ? noopRateLimiter
       : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
   const browser = await createBrowserSupport(env, database);
-  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser });
+  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser, feed });
+  await feed.start(app.log);
   await keys.start(
     (error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled until it reconnects'),
     () => app.log.info('key revocation channel restored; key cache enabled'),
@@ -62,11 +73,13 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     database,
     keys,
     ingestor,
+    feed,
     close() {
       closed ??= (async () => {
         clearInterval(usageTimer);
         await app.close();
         await ingestor.drain();
+        await feed.stop();
         await Promise.all(stages.map((stage) => stage.close?.()));
         // Losing last-used times is acceptable at shutdown; failing to close the database is not.
         await keys.stop().catch((error) => app.log.warn({ err: error }, 'could not record key usage at shutdown'));

@@ -64,6 +64,14 @@ export const envSchema = z.object({
     .enum(['true', 'false', '1', '0', 'on', 'off'])
     .transform((v) => ['true', '1', 'on'].includes(v))
     .default(true),
+  /** Live feed (`eventAdded` over graphql-ws): subscriptions one process serves at once; more are refused (429). */
+  VIGIL_LIVE_MAX_SUBSCRIPTIONS: int(1, 100_000).default(1000),
+  /** Live feed subscriptions one supervisor account may hold at once in one process. */
+  VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT: int(1, 10_000).default(10),
+  /** Events a subscriber may fall behind by before its connection is closed (4029, slow consumer). */
+  VIGIL_LIVE_MAX_QUEUE: int(1, 1_000_000).default(1000),
+  /** How often a live connection's token or session is checked again; a revoked or disabled one is closed (4403). */
+  VIGIL_LIVE_RECHECK_SECONDS: int(1, 3600).default(30),
   /** Most events written in one group commit. */
   VIGIL_COMMIT_BATCH_MAX: int(1, 5000).default(500),
   /** Group commits that may run at once (PGlite always uses 1: it has one connection). */

@@ -5,6 +5,7 @@ import type { Principal, SupervisorStore } from '../auth/supervisor-store.js';
 import type { BehaviorDefinitions } from '../behaviors/definitions.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { requirePermission } from '../http/supervisor-guard.js';
+import type { EventFeed } from '../live/event-feed.js';
 import type { SupervisorDevices } from '../registry/service.js';
 import type { RegistryRepository } from '../registry/repository.js';
 import { createLoaders, type Loaders } from './loaders.js';
@@ -31,6 +32,8 @@ export interface GraphqlContext {
   receivedSettleMs: number;
   /** Throws `forbidden` (extensions.code) unless the caller's role has the permission. */
   require(permission: Permission): void;
+  /** Over graphql-ws only: the live feed, and how to close this connection when its subscriber falls behind. */
+  live?: { feed: EventFeed; slow(message: string): void };
 }
 
 export function createContext(principal: Principal, services: GraphqlServices, countCap: number | null = null, receivedSettleMs = 0): GraphqlContext {

@@ -105,3 +105,15 @@ export function overScanLimit(scan: Scan, max: number): GraphQLError {
     `${scan.field} may read about ${n(scan.rows)} rows; on the embedded database one statement may read at most ${n(max)} (VIGIL_REPORTING_MAX_SCAN_ROWS, over by ${n(scan.rows - max)}). Narrow the filter (deviceId or identity), or use PostgreSQL.`,
   );
 }
+
+/** eventStats: one statement over the events the filter may read (grouping by tag reads each event once too). */
+export const eventStatsCost = (args: ComplexityEstimatorArgs) =>
+  args.childComplexity + scanning(args, 'eventStats', eventRows(contextOf(args).rows, (args.args.filter as Record<string, unknown> | null) ?? {}));
+
+/** deviceStats: the devices listing's join; grouping by tag also probes each device's latest event. */
+export const deviceStatsCost = (args: ComplexityEstimatorArgs) => {
+  const { rows } = contextOf(args);
+  const filter = (args.args.filter as Record<string, unknown> | null) ?? {};
+  const byTag = Array.isArray(args.args.groupBy) && args.args.groupBy.includes('tag');
+  return args.childComplexity + scanning(args, 'deviceStats', deviceRows(rows, filter) + (byTag ? rows.devices : 0));
+};

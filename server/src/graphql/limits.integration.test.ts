@@ -211,5 +211,9 @@ describe.each(testDrivers())('GraphQL reporting bounds on %s', (driver) => {
       const res = await gql('{ devices(first: 1) { totalCount } }');
       expectRefused(res, 'query_too_expensive', /devices may read about [\d,]+ rows.*at most 300 \(VIGIL_REPORTING_MAX_SCAN_ROWS, over by/);
     });
+
+    it('refuses deviceStats up front the same way', async () => {
+      expectRefused(await gql('{ deviceStats(groupBy: [STATUS]) { count } }'), 'query_too_expensive', /deviceStats may read about [\d,]+ rows.*at most 300/);
+    });
   }
 });

@@ -6,6 +6,7 @@ import { AdminResolver } from './resolvers/admin.js';
 import { BehaviorResolver } from './resolvers/behaviors.js';
 import { DeviceConnectionResolver, DeviceResolver } from './resolvers/devices.js';
 import { EventResolver } from './resolvers/events.js';
+import { LiveResolver } from './resolvers/live.js';
 import { ReportingResolver } from './resolvers/reporting.js';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -13,7 +14,14 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema, built once per process from the type-graphql classes (the classes are the single source). */
 export function vigilSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver],
+    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver, LiveResolver],
+    // type-graphql wants a PubSub whenever there are subscriptions; eventAdded subscribes to the live feed itself.
+    pubSub: {
+      publish: () => {},
+      subscribe: () => {
+        throw new Error('subscriptions read the live feed (live/event-feed.ts), not topics');
+      },
+    },
     // Arguments are validated in resolvers with the same rules (and error codes) as REST.
     validate: false,
   });

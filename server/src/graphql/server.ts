@@ -3,12 +3,14 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../config/env.js';
 import { requireSupervisor, type SupervisorGuardDeps } from '../http/supervisor-guard.js';
+import type { EventFeed } from '../live/event-feed.js';
 import { RowEstimates } from '../reporting/estimates.js';
 import { ConcurrencyLimit } from './concurrency.js';
 import { createContext, type GraphqlContext, type GraphqlServices } from './context.js';
 import { MAX_COST } from './cost.js';
 import { costLimit } from './cost-limit.js';
 import { formatError, logInternalErrors, unavailableAnswers } from './errors.js';
+import { liveRoutes } from './live-server.js';
 import { storableArguments } from './text-args.js';
 import { MAX_DEPTH, MAX_NODES, MAX_TOKENS, selectionLimits } from './limits.js';
 import { vigilSchema } from './schema.js';
@@ -19,7 +21,7 @@ export type GraphqlRouteDeps = GraphqlServices & SupervisorGuardDeps & { config:
  * GraphQL at /graphql (GET and POST) on the same Fastify server. Credentials are checked before GraphQL runs,
  * exactly as for /api: keys and unknown tokens never reach a resolver. Role checks happen per field.
  */
-export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps): Promise<void> {
+export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps, feed: EventFeed): Promise<void> {
   const env = deps.config.env;
   const schema = await vigilSchema();
   // The embedded database cannot cancel a running statement, so reads there are bounded by rows instead of time.
@@ -56,4 +58,6 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
     preHandler: requireSupervisor(deps, 'read'),
     handler: fastifyApolloHandler(apollo, { context: async (request) => createContext(request.principal!, deps, maxScanRows, env.VIGIL_REPORTING_SETTLE_MS) }),
   });
+  // Subscriptions: the same path, upgraded to a WebSocket.
+  liveRoutes(app, { schema, feed, services: deps, guard: deps, recheckMs: env.VIGIL_LIVE_RECHECK_SECONDS * 1000, maxScanRows });
 }

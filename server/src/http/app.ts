@@ -6,6 +6,7 @@ import type { DatabaseHealth } from '../db/health.js';
 import type { BrowserSupport } from '../handprint/browser.js';
 import { VigilError } from '../errors.js';
 import type { Ingestor } from '../ingest/ingestor.js';
+import type { EventFeed } from '../live/event-feed.js';
 import { limits } from '../ingest/limits.js';
 import { answerClientError } from './client-errors.js';
 import type { Metrics } from './metrics.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   logger: FastifyServerOptions['logger'];
   /** /js endpoints and the browser_token link on POST /events. */
   browser: BrowserSupport;
+  /** The live feed `eventAdded` subscriptions (graphql-ws on /graphql) read. */
+  feed: EventFeed;
 }
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -93,7 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   supervisorDeviceRoutes(app, registry);
   eventExportRoutes(app, registry);
   authRoutes(app, registry);
-  await graphqlRoutes(app, registry);
+  await graphqlRoutes(app, registry, options.feed);
   jsRoutes(app, { ...options, env: options.config.env, log: app.log });
 
   // A known path with the wrong method is 405 with Allow, not 404.

@@ -35,7 +35,12 @@ function refusedBecause(check: Exclude<CredentialCheck, { ok: true }>): string {
  * with 403: they belong to devices and backends, never to the supervisor API or GraphQL.
  */
 export async function authenticateSupervisor(deps: SupervisorGuardDeps, request: FastifyRequest): Promise<Principal> {
-  const presented = parseBearer(request.headers.authorization);
+  return authenticateBearer(deps, request.headers.authorization);
+}
+
+/** The same check of an `Authorization` value that arrived another way (graphql-ws connectionParams). */
+export async function authenticateBearer(deps: SupervisorGuardDeps, authorization: string | undefined): Promise<Principal> {
+  const presented = parseBearer(authorization);
   if (!presented) {
     throw new VigilError('unauthorized', 'Send a supervisor token or session as Authorization: Bearer <token>', { headers: challenge() });
   }

@@ -58,7 +58,7 @@ export interface DevicePage {
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 500;
 
-const deviceIdExpr = sql<string>`COALESCE(${registrations.deviceId}, ${devices.deviceId})`;
+export const deviceIdExpr = sql<string>`COALESCE(${registrations.deviceId}, ${devices.deviceId})`;
 // Null for never-seen (registered only) devices. Milliseconds as float8 are exact for JS dates.
 const lastSeenMs = sql<number | null>`(extract(epoch from ${devices.lastSeen}) * 1000)::float8`;
 /** Risk: the score of the device's latest event (latest as in currentTagsOf), null when it sent none. */
@@ -85,7 +85,7 @@ const fields = {
   conflictAt: registrations.conflictAt,
 };
 
-type Shape = 'registered' | 'unregistered' | 'all';
+export type Shape = 'registered' | 'unregistered' | 'all';
 
 /**
  * The device id as the shape's driving table has it: equal to COALESCE(…) there, but a plain column, so its index
@@ -97,13 +97,13 @@ const registryFiltered = (f: DeviceFilter) =>
   f.role !== undefined || f.branch !== undefined || f.userId !== undefined || f.userIdPrefix !== undefined;
 
 /** The cheapest join that can answer the filter: a registry filter never needs devices that are not registered. */
-function shapeOf(filter: DeviceFilter): Shape {
+export function shapeOf(filter: DeviceFilter): Shape {
   if (filter.status === 'unregistered') return 'unregistered';
   if (filter.status || registryFiltered(filter)) return 'registered';
   return 'all';
 }
 
-function conditions(filter: DeviceFilter): SQL[] {
+export function conditions(filter: DeviceFilter): SQL[] {
   const where: SQL[] = [];
   const shape = shapeOf(filter);
   if (filter.status === 'unregistered') {
@@ -127,7 +127,7 @@ function conditions(filter: DeviceFilter): SQL[] {
   return where;
 }
 
-function from<S extends SelectedFields>(db: Queryable, shape: Shape, selection: S, idPrefix?: string) {
+export function from<S extends SelectedFields>(db: Queryable, shape: Shape, selection: S, idPrefix?: string) {
   const on = eq(devices.deviceId, registrations.deviceId);
   const select = db.select(selection);
   if (shape === 'registered') return select.from(registrations).leftJoin(devices, on);

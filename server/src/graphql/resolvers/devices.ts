@@ -22,7 +22,8 @@ function checked(value: string, schema: ReturnType<typeof text>, field: string):
   return parsed.data;
 }
 
-const toFilter = (f: DeviceFilter | null | undefined): Filter => ({
+/** The GraphQL filter as the registry reads it; deviceStats filters through it too. */
+export const toFilter = (f: DeviceFilter | null | undefined): Filter => ({
   role: f?.role ?? undefined,
   branch: f?.branch ?? undefined,
   status: f?.status ?? undefined,

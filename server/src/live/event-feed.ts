@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import type { DatabaseHandle } from '../db/handle.js';
+import { VigilError } from '../errors.js';
+import type { IngestObserver } from '../ingest/ingestor.js';
+import type { StoredOutcome } from '../ingest/store.js';
+import type { EventFilter } from '../reporting/event-filter.js';
+import type { EventSummary } from '../reporting/events.js';
+import { matchNewEvents } from './new-events.js';
+import { LiveSubscription } from './subscription.js';
+
+/** NOTIFY channel carrying the ids of newly stored events, comma-separated, between Vigil processes. */
+export const EVENT_ADDED_CHANNEL = 'vigil_event_added';
+// NOTIFY payloads must stay under 8,000 bytes.
+const PAYLOAD_MAX = 7_500;
+/** Ids read per statement while delivering. */
+const READ_BATCH = 500;
+
+export interface EventFeedOptions {
+  database: DatabaseHandle;
+  maxSubscriptions: number;
+  maxPerAccount: number;
+  maxQueue: number;
+}
+
+export interface FeedLog {
+  warn(object: unknown, message: string): void;
+  info(message: string): void;
+}
+
+interface Entry {
+  account: string;
+  filter: EventFilter;
+  key: string;
+  subscription: LiveSubscription<EventSummary>;
+}
+
+/**
+ * The live feed behind `eventAdded`. Every event stored (in any process) is announced by id after its commit: on
+ * PostgreSQL with NOTIFY on EVENT_ADDED_CHANNEL, which every process LISTENs to (its own included); on PGlite, the
+ * one process, directly. A process with subscribers reads the announced events once per batch, with each distinct
+ * filter as one boolean column (see matchNewEvents), and hands each subscriber what its filter matches.
+ */
+export class EventFeed implements Pick<IngestObserver, 'stored'> {
+  private readonly entries = new Set<Entry>();
+  private readonly perAccount = new Map<string, number>();
+  private toAnnounce: string[] = [];
+  private announcing = false;
+  private incoming: string[] = [];
+  private delivering = false;
+  private unlisten: (() => Promise<void>) | undefined;
+  private log: FeedLog = { warn: () => {}, info: () => {} };
+
+  constructor(private readonly options: EventFeedOptions) {}
+
+  /** LISTENs for other processes' events (PostgreSQL); a lost channel is re-made by the database handle. */
+  async start(log: FeedLog): Promise<void> {
+    this.log = log;
+    if (this.options.database.driver !== 'postgres') return;
+    this.unlisten = await this.options.database.listen(
+      EVENT_ADDED_CHANNEL,
+      (payload) => this.arrived(payload.split(',').filter(Boolean)),
+      (error) => this.log.warn({ err: error }, 'live feed channel lost; events stored meanwhile are not delivered to subscribers'),
+      () => this.log.info('live feed channel restored'),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const entry of [...this.entries]) entry.subscription.end();
+    await this.unlisten?.();
+  }
+
+  /** Ingestion's observer: called once an event is committed (a replay stored nothing new). */
+  stored(outcome: StoredOutcome): void {
+    if (outcome.replayed) return;
+    if (this.options.database.driver !== 'postgres') return this.arrived([outcome.insights.event_id]);
+    this.toAnnounce.push(outcome.insights.event_id);
+    if (this.announcing) return;
+    this.announcing = true;
+    // Every event of a group commit resolves in the same turn: one NOTIFY (per 7.5 kB of ids) per commit.
+    setImmediate(() => void this.announce());
+  }
+
+  private async announce(): Promise<void> {
+    const ids = this.toAnnounce;
+    this.toAnnounce = [];
+    this.announcing = false;
+    let chunk = '';
+    const send = async (payload: string) => {
+      try {
+        await this.options.database.db.execute(sql`SELECT pg_notify(${EVENT_ADDED_CHANNEL}, ${payload})`);
+      } catch (error) {
+        // The events are stored and answered; only live subscribers miss them.
+        this.log.warn({ err: error }, 'could not announce new events to the live feed');
+      }
+    };
+    for (const id of ids) {
+      if (chunk.length + id.length + 1 > PAYLOAD_MAX) {
+        await send(chunk);
+        chunk = '';
+      }
+      chunk = chunk ? `${chunk},${id}` : id;
+    }
+    if (chunk) await send(chunk);
+  }
+
+  /**
+   * A new subscription of `account` with `filter`; refused with `rate_limited` beyond the per-account or
+   * per-process limit. `onSlow` is told when the subscriber falls more than maxQueue events behind.
+   */
+  subscribe(account: string, filter: EventFilter, onSlow: (message: string) => void): LiveSubscription<EventSummary> {
+    const { maxSubscriptions, maxPerAccount, maxQueue } = this.options;
+    const held = this.perAccount.get(account) ?? 0;
+    if (held >= maxPerAccount) {
+      throw new VigilError('rate_limited', `This account already holds ${held} live subscriptions in this process; the limit is ${maxPerAccount} (VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT)`);
+    }
+    if (this.entries.size >= maxSubscriptions) {
+      throw new VigilError('rate_limited', `This server already serves ${this.entries.size} live subscriptions; the limit is ${maxSubscriptions} (VIGIL_LIVE_MAX_SUBSCRIPTIONS)`, {
+        headers: { 'Retry-After': '30' },
+      });
+    }
+    const entry: Entry = {
+      account,
+      filter,
+      key: JSON.stringify(filter, Object.keys(filter).sort()),
+      subscription: new LiveSubscription<EventSummary>(
+        maxQueue,
+        () => {
+          this.entries.delete(entry);
+          const n = (this.perAccount.get(account) ?? 1) - 1;
+          if (n > 0) this.perAccount.set(account, n);
+          else this.perAccount.delete(account);
+        },
+        onSlow,
+      ),
+    };
+    this.entries.add(entry);
+    this.perAccount.set(account, held + 1);
+    return entry.subscription;
+  }
+
+  /** Subscriptions now open (for tests and metrics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private arrived(ids: string[]): void {
+    if (this.entries.size === 0 || ids.length === 0) return;
+    this.incoming.push(...ids);
+    if (this.incoming.length > this.options.maxQueue * 10) {
+      // The reads cannot keep up with ingestion: rather than grow without bound, every subscriber starts again.
+      this.incoming = [];
+      for (const entry of [...this.entries]) {
+        entry.subscription.end();
+        this.log.warn({ account: entry.account }, 'live feed behind ingestion; subscription ended');
+      }
+      return;
+    }
+    if (!this.delivering) void this.deliver();
+  }
+
+  private async deliver(): Promise<void> {
+    this.delivering = true;
+    try {
+      while (this.incoming.length > 0 && this.entries.size > 0) {
+        const ids = this.incoming.splice(0, READ_BATCH);
+        const entries = [...this.entries];
+        const keys = [...new Set(entries.map((e) => e.key))];
+        const filters = keys.map((k) => entries.find((e) => e.key === k)!.filter);
+        let matched: Awaited<ReturnType<typeof matchNewEvents>>;
+        try {
+          matched = await matchNewEvents(this.options.database.reporting, ids, filters);
+        } catch (error) {
+          this.log.warn({ err: error }, 'could not read new events for the live feed');
+          continue;
+        }
+        for (const { event, matches } of matched) {
+          for (const entry of entries) if (matches[keys.indexOf(entry.key)]) entry.subscription.push(event);
+        }
+      }
+    } finally {
+      this.delivering = false;
+      if (this.incoming.length > 0 && this.entries.size > 0) void this.deliver();
+      else if (this.entries.size === 0) this.incoming = [];
+    }
+  }
+}
