@@ -61,7 +61,7 @@ export const LIST_MAX_LIMIT = 500;
 export const deviceIdExpr = sql<string>`COALESCE(${registrations.deviceId}, ${devices.deviceId})`;
 // Null for never-seen (registered only) devices. Milliseconds as float8 are exact for JS dates.
 const lastSeenMs = sql<number | null>`(extract(epoch from ${devices.lastSeen}) * 1000)::float8`;
-/** Risk: the score of the device's latest event (latest as in currentTagsOf), null when it sent none. */
+/** Risk: the score of the device's latest event (latest as in latestEventsOf), null when it sent none. */
 const latestRisk = sql<number | null>`(SELECT e.risk_score FROM ${events} e WHERE e.device_id = ${deviceIdExpr}
   ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1)`;
 
@@ -300,10 +300,4 @@ export async function latestEventsOf(db: Queryable, deviceIds: readonly string[]
     .crossJoinLateral(latest);
   for (const r of rows) if (r.deviceId) out.set(r.deviceId, { tags: r.tags, riskScore: r.riskScore });
   return out;
-}
-
-/** Tags of each device's latest event. */
-export async function currentTagsOf(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, string[]>> {
-  const latest = await latestEventsOf(db, deviceIds);
-  return new Map([...latest].map(([id, e]) => [id, e.tags]));
 }

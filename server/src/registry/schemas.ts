@@ -12,7 +12,7 @@ export const registryLimits = {
   metadataMaxKeys: 50,
   metadataMaxDepth: 3,
   metadataMaxBytes: 8 * 1024,
-  /** Device ids in one bulk deactivate/transfer. */
+  /** Device ids in one bulk deactivate/transfer: each is its own transaction, so a call stays within a request's time. */
   bulkMaxDevices: 500,
 } as const;
 

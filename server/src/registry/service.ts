@@ -38,9 +38,6 @@ export function deviceView(d: DeviceSummary, latest: LatestEvent): SupervisorDev
 
 const noEvent: LatestEvent = { tags: [], riskScore: null };
 
-/** Most ids one bulk move takes: each is its own transaction, so a call stays well within a request's time. */
-export const BULK_MAX_DEVICES = 500;
-
 export type DeviceView = SupervisorDeviceView;
 
 /** What the supervisor REST routes do, over the repository and the listing queries. */
