@@ -1,19 +1,22 @@
 /**
- * CSV as RFC 4180 writes it (CRLF line ends, a field quoted when it holds a quote, comma or line break, quotes
- * doubled), with text that a spreadsheet would run as a formula defused: a text field starting with `=`, `+`, `-`,
- * `@`, a tab or a carriage return gets a leading `'` (OWASP's advice against CSV injection). Numbers are written as
- * numbers, never prefixed; an empty field is null.
+ * CSV cells (RFC 4180) that a spreadsheet opens as text, never as a formula: a text cell starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return gets a leading `'` (OWASP's CSV-injection advice), so a device id or a
+ * reason written by anyone cannot run when a supervisor opens the file. Numbers are written as they are.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
 
-export type CsvValue = string | number | boolean | null | undefined;
+const formulaStart = /^[=+\-@\t\r]/;
+const needsQuotes = /[",\r\n]/;
 
-export function csvField(value: CsvValue): string {
-  if (value == null) return '';
-  if (typeof value !== 'string') return String(value);
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+/** One cell: null/undefined empty, dates ISO 8601, arrays and objects as JSON, text guarded and quoted as needed. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  let text = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (formulaStart.test(text)) text = `'${text}`;
+  return needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export const csvLine = (values: readonly CsvValue[]): string => `${values.map(csvField).join(',')}\r\n`;
+/** One record, CRLF-terminated as RFC 4180 asks. */
+export function csvRow(values: readonly unknown[]): string {
+  return `${values.map(csvCell).join(',')}\r\n`;
+}

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/handle.js';
-import { csvLine } from '../export/csv.js';
+import { csvRow as csvLine } from '../export/csv.js';
 import type { EventFilter } from './event-filter.js';
 import { listEvents, type EventPage, type EventSummary } from './events.js';
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { csvRow } from './csv.js';
+import { csvRow } from '../../export/csv.js';
 
 export const exportFormats = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
