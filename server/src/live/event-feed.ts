@@ -149,10 +149,8 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     if (this.incoming.length > this.options.maxQueue * 10) {
       // The reads cannot keep up with ingestion: rather than grow without bound, every subscriber starts again.
       this.incoming = [];
-      for (const entry of [...this.entries]) {
-        entry.subscription.end();
-        this.log.warn({ account: entry.account }, 'live feed behind ingestion; subscription ended');
-      }
+      this.log.warn({ subscriptions: this.entries.size }, 'live feed behind ingestion; every subscription ended');
+      for (const entry of [...this.entries]) entry.subscription.fallBehind('Slow feed: this server reads new events slower than they are stored');
       return;
     }
     if (!this.delivering) void this.deliver();

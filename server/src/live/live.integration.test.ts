@@ -3,7 +3,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
-import { createAccount, graphql, supervisorAccounts, type TestAccount } from '../test-support/supervisors.js';
+import { createAccount, graphql, openSession, supervisorAccounts, type TestAccount } from '../test-support/supervisors.js';
 
 const EVENT_ADDED = `subscription ($filter: EventFilter) { eventAdded(filter: $filter) { id name identity deviceId tags riskScore receivedAt } }`;
 
@@ -144,6 +144,18 @@ describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
     const revoked = await graphql(server, accounts.admin.token, 'mutation ($id: ID!) { revokeToken(id: $id) { id } }', { id: account.tokenId });
     expect(revoked.body.errors).toBeUndefined();
     expect(await feed.ended).toMatchObject({ code: 4403, reason: expect.stringMatching(/revoked/) });
+  });
+
+  it('serves a console session, and ends it when its account is disabled (4403)', async () => {
+    const account = await createAccount(server, 'viewer');
+    const session = await openSession(server, account);
+    const feed = track(subscribe(server, `Bearer ${session.token}`, { identity: 'live-session' }));
+    await subscribed(server, 1);
+    const id = await post(server, 'login', 'live-session');
+    expect((await feed.next()).id).toBe(id);
+    const disabled = await graphql(server, accounts.admin.token, 'mutation ($u: String!) { disableSupervisor(username: $u) { username } }', { u: account.username });
+    expect(disabled.body.errors).toBeUndefined();
+    expect(await feed.ended).toMatchObject({ code: 4403, reason: expect.stringMatching(/disabled/) });
   });
 });
 

@@ -27,10 +27,14 @@ export class LiveSubscription<T> implements AsyncIterableIterator<T> {
       return;
     }
     this.queue.push(value);
-    if (this.queue.length > this.maxQueue) {
-      this.end();
-      this.onSlow(`Slow consumer: more than ${this.maxQueue} events waiting (VIGIL_LIVE_MAX_QUEUE)`);
-    }
+    if (this.queue.length > this.maxQueue) this.fallBehind(`Slow consumer: more than ${this.maxQueue} events waiting (VIGIL_LIVE_MAX_QUEUE)`);
+  }
+
+  /** Ends the subscription as one that fell behind, and tells `onSlow` why. */
+  fallBehind(message: string): void {
+    if (this.ended) return;
+    this.end();
+    this.onSlow(message);
   }
 
   /** Ends the subscription; events still queued are dropped. */
