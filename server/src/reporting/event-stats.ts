@@ -1,7 +1,7 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import { events } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
-import { eventConditions, type EventFilter } from './event-filter.js';
+import { eventConditions, registeredAtEvent, type EventFilter } from './event-filter.js';
 import { MAX_STATS_ROWS, statsRows } from './stats-rows.js';
 import { ianaTimeZone, refusedTimeZone } from './time-zone.js';
 
@@ -32,25 +32,15 @@ export interface EventStatsRow {
   distinctDevices: number;
 }
 
-/**
- * The device's registration as it was when the event was answered: the `device` part of the stored response.
- * Registrations change (transfers, a new branch); grouping by today's would move old events between groups.
- */
-export const registrationAtEvent = {
-  branch: sql<string | null>`(${events.response}->'device'->'metadata'->>'branch')`,
-  role: sql<string | null>`(${events.response}->'device'->>'role')`,
-  user: sql<string | null>`(${events.response}->'device'->>'registered_to')`,
-};
-
 // An event counts once under each of its tags; one without tags counts under tag null, so no event drops out.
 const TAGS = sql`CROSS JOIN LATERAL unnest(CASE WHEN cardinality(${events.tags}) = 0 THEN ARRAY[NULL]::text[] ELSE ${events.tags} END) AS t(tag)`;
 
 const KEYS: Record<EventGroupKey, { column: string; expr: SQL }> = {
   tag: { column: 'tag', expr: sql`t.tag` },
   event: { column: 'event', expr: sql`${events.name}` },
-  branch: { column: 'branch', expr: registrationAtEvent.branch },
-  role: { column: 'role', expr: registrationAtEvent.role },
-  user: { column: 'user_id', expr: registrationAtEvent.user },
+  branch: { column: 'branch', expr: registeredAtEvent.branch },
+  role: { column: 'role', expr: registeredAtEvent.role },
+  user: { column: 'user_id', expr: registeredAtEvent.userId },
 };
 
 /** Column order of the answer (and of its sort): bucket first, then these. */
