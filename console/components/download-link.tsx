@@ -1,0 +1,60 @@
+'use client';
+
+import { useState, type MouseEvent } from 'react';
+import { formatCount } from '../lib/shared/format';
+
+type Progress = { state: 'idle' } | { state: 'loading'; rows: number; bytes: number } | { state: 'done'; rows: number } | { state: 'failed'; message: string };
+
+/**
+ * A download that shows its progress: with JavaScript the file is read here as it streams (rows counted as they
+ * arrive) and then saved; without it, this is a plain link and the browser downloads it on its own.
+ */
+export function DownloadLink({ href, filename, label }: { href: string; filename: string; label: string }) {
+  const [progress, setProgress] = useState<Progress>({ state: 'idle' });
+
+  async function download(event: MouseEvent<HTMLAnchorElement>) {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    if (progress.state === 'loading') return;
+    setProgress({ state: 'loading', rows: 0, bytes: 0 });
+    try {
+      const response = await fetch(href, { cache: 'no-store' });
+      if (!response.ok || !response.body) throw new Error((await response.text()).trim() || `HTTP ${response.status}`);
+      const reader = response.body.getReader();
+      const chunks: Uint8Array[] = [];
+      let rows = 0;
+      let bytes = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        bytes += value.byteLength;
+        for (const byte of value) if (byte === 10) rows++;
+        setProgress({ state: 'loading', rows: Math.max(0, rows - 1), bytes });
+      }
+      const url = URL.createObjectURL(new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = filename;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      // The first line is the CSV header.
+      setProgress({ state: 'done', rows: Math.max(0, rows - 1) });
+    } catch (error) {
+      setProgress({ state: 'failed', message: (error as Error).message });
+    }
+  }
+
+  return (
+    <span className="row">
+      <a className="btn btn-ghost btn-small" href={href} download={filename} onClick={download} aria-busy={progress.state === 'loading'}>
+        {label}
+      </a>
+      <span role="status" aria-live="polite" className="small muted" data-testid="download-progress">
+        {progress.state === 'loading' && `Downloading… ${formatCount(progress.rows)} rows (${formatCount(Math.round(progress.bytes / 1024))} KB)`}
+        {progress.state === 'done' && `Downloaded ${formatCount(progress.rows)} rows.`}
+        {progress.state === 'failed' && <span className="error-text">Download failed: {progress.message}</span>}
+      </span>
+    </span>
+  );
+}
