@@ -7,7 +7,16 @@ export function deviceHref(id: string): string {
   return id === '.' || id === '..' ? `/devices/~?id=${encodeURIComponent(id)}` : `/devices/${encodeURIComponent(id)}`;
 }
 
-/** The device id of a device page: the query's `id` when given, else the path segment (already decoded once). */
+/**
+ * The device id of a device page: the query's `id` when given (Next has decoded query values), else the path
+ * segment, which Next hands over still percent-encoded: it is decoded exactly once here. A segment that is not
+ * valid percent-encoding (typed by hand: `/devices/100%`) is taken as it is rather than failing the page.
+ */
 export function deviceIdFrom(segment: string, query: string | string[] | undefined): string {
-  return typeof query === 'string' && query !== '' ? query : segment;
+  if (typeof query === 'string' && query !== '') return query;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

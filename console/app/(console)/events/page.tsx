@@ -1,19 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Score, Tags } from '../../../components/badges';
 import { EventsAndRiskChart, TagsOverTimeChart, TagTotalsChart } from '../../../components/charts';
 import { FilterForm } from '../../../components/filter-form';
 import { PageSizeSelect } from '../../../components/page-size-select';
+import { EventsTable } from '../../../components/events-table';
 import { Pager } from '../../../components/pager';
+import { RangeSelect } from '../../../components/range-select';
 import { withSession } from '../../../lib/server/session';
 import { getFacets } from '../../../lib/server/vigil/devices';
 import { listEvents, riskSummary, type EventFilter } from '../../../lib/server/vigil/events';
 import { tagSeries, tagTotals, timeSeries } from '../../../lib/shared/chart-data';
-import { formatCount, formatDateTime } from '../../../lib/shared/format';
+import { formatCount } from '../../../lib/shared/format';
 import { readPage } from '../../../lib/shared/paging';
 import { rangeBounds, rangeKey, ranges } from '../../../lib/shared/ranges';
 import { timeZone } from '../../../lib/server/time-zone';
-import { deviceHref } from '../../../lib/shared/device-href';
 
 export const metadata: Metadata = { title: 'Events' };
 
@@ -87,16 +87,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
 
       <section className="panel" aria-label="Filters" style={{ marginBottom: 16 }}>
         <FilterForm path="/events" label="Filter events" key={JSON.stringify({ ...values, size: page.size })}>
-          <div className="field">
-            <label htmlFor="e-range">Range</label>
-            <select id="e-range" name="range" defaultValue={range}>
-              {Object.entries(ranges).map(([k, r]) => (
-                <option key={k} value={k}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <RangeSelect id="e-range" value={range} />
           <div className="field">
             <label htmlFor="e-tag">Tag</label>
             <select id="e-tag" name="tag" defaultValue={values.tag ?? ''}>
@@ -140,45 +131,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
       </section>
 
       <div className="table-wrap">
-        <table className="data" data-testid="events-table">
-          <caption className="sr-only">Events, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Identity</th>
-              <th scope="col">Device</th>
-              <th scope="col" className="num">Score</th>
-              <th scope="col">Tags</th>
-              <th scope="col">IP</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.nodes.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDateTime(e.occurredAt, tz)}</td>
-                <td>{e.name}</td>
-                <td>{e.identity ?? <span className="muted">—</span>}</td>
-                <td>
-                  {e.deviceId ? (
-                    <Link className="mono" href={deviceHref(e.deviceId)}>
-                      {e.deviceId}
-                    </Link>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-                <td className="num">
-                  <Score value={e.riskScore} />
-                </td>
-                <td>
-                  <Tags tags={e.tags} />
-                </td>
-                <td className="mono">{e.ip ?? <span className="muted">—</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EventsTable events={events.nodes} timeZone={tz} testId="events-table" caption="Events, newest first" />
         {events.nodes.length === 0 && <div className="empty">No event matches these filters in this range.</div>}
       </div>
       <Pager

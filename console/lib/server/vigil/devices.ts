@@ -54,7 +54,7 @@ type Changed = G.DeviceFieldsFragment;
  * device before and after, so the caller can say exactly what changed (or that nothing did).
  */
 export async function changeDevice(token: string, deviceId: string, action: DeviceAction, by: string): Promise<{ before: Changed | null; after: Changed }> {
-  const before = await getDevice(token, deviceId);
+  const before = (await graphql<G.ConsoleDeviceStateQuery>(token, documents.deviceState, { id: deviceId })).device;
   let after: Changed;
   if (action.type === 'transfer') after = (await graphql<G.ConsoleTransferMutation>(token, documents.transfer, { deviceId, newUserId: action.newUserId, by })).transferDevice;
   else if (action.type === 'deactivate') after = (await graphql<G.ConsoleDeactivateMutation>(token, documents.deactivate, { deviceId, reason: action.reason, by })).deactivateDevice;

@@ -77,6 +77,8 @@ const operations = {
         recentEvents(first: 100) { ...EventFields }
       }
     }`,
+  /** A device's registry state alone, read before a change so the feedback can say what the change did. */
+  deviceState: /* GraphQL */ `query ConsoleDeviceState($id: ID!) { device(id: $id) { ...DeviceFields } }`,
   deactivate: /* GraphQL */ `
     mutation ConsoleDeactivate($deviceId: ID!, $reason: String!, $by: String!) {
       deactivateDevice(deviceId: $deviceId, reason: $reason, by: $by) { ...DeviceFields }

@@ -161,6 +161,13 @@ export type ConsoleDeviceQueryVariables = Exact<{
 
 export type ConsoleDeviceQuery = { device: { id: string, status: DeviceStatus, firstSeen: string | null, lastSeen: string | null, handprintId: string | null, model: string | null, osVersion: string | null, currentTags: Array<string>, history: Array<{ id: string, action: AuditAction, fromUser: string | null, toUser: string | null, reason: string | null, by: string | null, at: string, actor: { kind: string, id: string, name: string } }>, recentEvents: Array<{ id: string, name: string, identity: string | null, deviceId: string | null, handprintId: string, ip: string | null, userAgent: string | null, tags: Array<string>, riskScore: number, properties: Record<string, unknown>, occurredAt: string }>, registration: { userId: string, role: string | null, branch: string | null, metadata: Record<string, unknown>, status: DeviceStatus, registeredAt: string, associatedSince: string, deactivatedAt: string | null, deactivationReason: string | null, deactivatedBy: string | null } | null } | null };
 
+export type ConsoleDeviceStateQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleDeviceStateQuery = { device: { id: string, status: DeviceStatus, firstSeen: string | null, lastSeen: string | null, handprintId: string | null, model: string | null, osVersion: string | null, currentTags: Array<string>, registration: { userId: string, role: string | null, branch: string | null, metadata: Record<string, unknown>, status: DeviceStatus, registeredAt: string, associatedSince: string, deactivatedAt: string | null, deactivationReason: string | null, deactivatedBy: string | null } | null } | null };
+
 export type ConsoleDeactivateMutationVariables = Exact<{
   deviceId: string | number;
   reason: string;
