@@ -612,6 +612,8 @@ describe('supervisor console against the real server', () => {
     ];
     for (const [path, heading] of pages) {
       await page.goto(path);
+      // Visible, not only present: a loading screen keeps the streamed page in a hidden element.
+      await page.locator('main h1').first().waitFor({ state: 'visible', timeout: 5000 });
       await containsText(page.locator('main h1'), heading);
       expect(await page.locator('main').innerText(), path).not.toMatch(/^\s*Loading…\s*$/);
     }

@@ -89,10 +89,12 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
       )}
       <section className="panel" aria-label="Filters" style={{ marginBottom: 16 }}>
         <FilterForm path="/devices" label="Filter devices" key={formKey}>
-          <div className="field">
-            <label htmlFor="f-id">Device id starts with</label>
-            <input id="f-id" name="id" type="search" defaultValue={values.id ?? ''} autoComplete="off" spellCheck={false} />
-          </div>
+          {extended && (
+            <div className="field">
+              <label htmlFor="f-id">Device id starts with</label>
+              <input id="f-id" name="id" type="search" defaultValue={values.id ?? ''} autoComplete="off" spellCheck={false} />
+            </div>
+          )}
           <div className="field">
             <label htmlFor="f-user">User id {extended ? 'starts with' : '(exact)'}</label>
             <input id="f-user" name="user" type="search" defaultValue={values.user ?? ''} autoComplete="off" spellCheck={false} />

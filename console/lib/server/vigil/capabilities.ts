@@ -1,4 +1,5 @@
 import 'server-only';
+import { ApiError, ApiUnavailableError, SessionExpiredError } from '../errors';
 import { graphql } from '../transport';
 import { documents } from './documents';
 import type { ConsoleCapabilitiesQuery } from './generated';
@@ -12,6 +13,7 @@ export interface Capabilities {
 }
 
 const TTL_MS = 60_000;
+const everything: Capabilities = { deviceSearch: true, bulk: true, stats: true, live: true };
 let cached: { at: number; value: Capabilities } | null = null;
 
 /**
@@ -20,7 +22,15 @@ let cached: { at: number; value: Capabilities } | null = null;
  */
 export async function capabilities(token: string): Promise<Capabilities> {
   if (cached && Date.now() - cached.at < TTL_MS) return cached.value;
-  const data = await graphql<ConsoleCapabilitiesQuery>(token, documents.capabilities);
+  let data: ConsoleCapabilitiesQuery;
+  try {
+    data = await graphql<ConsoleCapabilitiesQuery>(token, documents.capabilities);
+  } catch (error) {
+    // Introspection switched off on the server: it cannot say, so it is taken to be as new as the console.
+    if (!(error instanceof ApiError) || error instanceof SessionExpiredError || error instanceof ApiUnavailableError) throw error;
+    cached = { at: Date.now(), value: everything };
+    return everything;
+  }
   const names = (list: { name: string }[] | null | undefined) => new Set((list ?? []).map((f) => f.name));
   const device = names(data.device?.fields);
   const filter = names(data.deviceFilter?.inputFields);
@@ -30,7 +40,7 @@ export async function capabilities(token: string): Promise<Capabilities> {
     deviceSearch: device.has('riskScore') && filter.has('idPrefix') && filter.has('userIdPrefix'),
     bulk: mutation.has('deactivateDevices') && mutation.has('transferDevices'),
     stats: query.has('eventStats') && query.has('deviceStats'),
-    live: data.schema.subscriptionType !== null,
+    live: names(data.subscription?.fields).has('eventAdded'),
   };
   cached = { at: Date.now(), value };
   return value;

@@ -51,7 +51,7 @@ const operations = {
       deviceFilter: __type(name: "DeviceFilter") { inputFields { name } }
       query: __type(name: "Query") { fields { name } }
       mutation: __type(name: "Mutation") { fields { name } }
-      schema: __schema { subscriptionType { name } }
+      subscription: __type(name: "Subscription") { fields { name } }
     }`,
   devices: /* GraphQL */ `
     query ConsoleDevices($filter: DeviceFilter, $first: Int, $after: String, $sort: DeviceSort) {

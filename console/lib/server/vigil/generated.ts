@@ -127,7 +127,7 @@ export type BulkResultFieldsFragment = { deviceId: string, outcome: BulkOutcome,
 export type ConsoleCapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleCapabilitiesQuery = { device: { fields: Array<{ name: string }> | null } | null, deviceFilter: { inputFields: Array<{ name: string }> | null } | null, query: { fields: Array<{ name: string }> | null } | null, mutation: { fields: Array<{ name: string }> | null } | null, schema: { subscriptionType: { name: string | null } | null } };
+export type ConsoleCapabilitiesQuery = { device: { fields: Array<{ name: string }> | null } | null, deviceFilter: { inputFields: Array<{ name: string }> | null } | null, query: { fields: Array<{ name: string }> | null } | null, mutation: { fields: Array<{ name: string }> | null } | null, subscription: { fields: Array<{ name: string }> | null } | null };
 
 export type ConsoleDevicesQueryVariables = Exact<{
   filter?: DeviceFilter | null | undefined;
