@@ -22,24 +22,27 @@ export function DownloadLink({ href, filename, label }: { href: string; filename
       if (!response.ok || !response.body) throw new Error((await response.text()).trim() || `HTTP ${response.status}`);
       const reader = response.body.getReader();
       const chunks: Uint8Array[] = [];
-      let rows = 0;
+      // Lines, less the CSV header; a last line without its newline counts too.
+      let lines = 0;
       let bytes = 0;
+      let open = false;
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         chunks.push(value);
         bytes += value.byteLength;
-        for (const byte of value) if (byte === 10) rows++;
-        setProgress({ state: 'loading', rows: Math.max(0, rows - 1), bytes });
+        for (const byte of value) if (byte === 10) lines++;
+        if (value.byteLength) open = value[value.byteLength - 1] !== 10;
+        setProgress({ state: 'loading', rows: Math.max(0, lines - 1), bytes });
       }
+      const rows = Math.max(0, lines + (open ? 1 : 0) - 1);
       const url = URL.createObjectURL(new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? 'text/csv' }));
       const a = document.createElement('a');
       a.href = url;
       a.download = filename;
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      // The first line is the CSV header.
-      setProgress({ state: 'done', rows: Math.max(0, rows - 1) });
+      setProgress({ state: 'done', rows });
     } catch (error) {
       setProgress({ state: 'failed', message: (error as Error).message });
     }

@@ -183,6 +183,8 @@ describe('console reporting features against the merged server', () => {
     const first = await riskyEvent('live-phone-1', 'live-user');
     expect(first.score).toBeGreaterThanOrEqual(0.05);
     await isVisible(page.locator(`[data-testid="live-table"] tr[data-event-id="${first.id}"]`));
+    // Newest first.
+    await hasText(page.locator('[data-testid="live-table"] tbody tr').first().locator('td').nth(2), 'live-user');
 
     await page.getByRole('button', { name: 'Pause' }).click();
     const second = await riskyEvent('live-phone-2', 'live-user');

@@ -25,7 +25,7 @@ export function LiveFeed({ initial, timeZone, minScore }: { initial: EventRow[];
 
   useEffect(() => {
     const source = new EventSource(`/live/stream?min_score=${minScore}`);
-    source.onopen = () => setStatus({ state: 'live' });
+    source.addEventListener('ready', () => setStatus({ state: 'live' }));
     source.addEventListener('event', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as EventRow;
       if (pausedRef.current) setHeld((h) => [event, ...h].slice(0, KEEP));

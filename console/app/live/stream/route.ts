@@ -9,7 +9,8 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * The Live page's feed as Server-Sent Events: this process subscribes to Vigil's `eventAdded` (graphql-ws) with the
- * supervisor's session token and forwards each risky event as an `event` message; `problem` says why it ended.
+ * supervisor's session token and forwards each risky event as an `event` message; `ready` says Vigil accepted the
+ * subscription, `problem` says why it ended.
  * A comment line every 15 s keeps proxies from closing an idle stream.
  */
 export async function GET(request: NextRequest): Promise<Response> {
@@ -31,6 +32,7 @@ export async function GET(request: NextRequest): Promise<Response> {
         }
       };
       const unsubscribe = subscribeEvents(token, { minScore }, {
+        ready: () => send('event: ready\ndata: {}\n\n'),
         event: (event) => send(`event: event\ndata: ${JSON.stringify(event)}\n\n`),
         failed: (message) => {
           send(`event: problem\ndata: ${JSON.stringify({ message })}\n\n`);

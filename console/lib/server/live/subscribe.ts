@@ -8,6 +8,8 @@ import type { ConsoleEventAddedSubscription, EventFilter } from '../vigil/genera
 export type LiveEvent = ConsoleEventAddedSubscription['eventAdded'];
 
 export interface LiveHandlers {
+  /** Connected and acknowledged by Vigil (again after a reconnect). */
+  ready(): void;
   event(event: LiveEvent): void;
   /** The subscription ended with an error (refused, or the server went away for good). */
   failed(message: string): void;
@@ -25,6 +27,7 @@ export function subscribeEvents(token: string, filter: EventFilter, handlers: Li
     connectionParams: { authorization: `Bearer ${token}` },
     retryAttempts: 5,
     lazy: true,
+    on: { connected: () => handlers.ready() },
   });
   const stop = client.subscribe<ConsoleEventAddedSubscription>(
     { query: documents.eventAdded, variables: { filter } },
@@ -34,7 +37,8 @@ export function subscribeEvents(token: string, filter: EventFilter, handlers: Li
         else if (result.data) handlers.event(result.data.eventAdded);
       },
       error: (error) => handlers.failed(describe(error)),
-      complete: () => undefined,
+      // Vigil ends a subscription only when it stops serving it; the page then offers to reconnect.
+      complete: () => handlers.failed('Vigil ended the live feed'),
     },
   );
   return () => {
