@@ -19,6 +19,11 @@ export function DownloadLink({ href, filename, label }: { href: string; filename
     setProgress({ state: 'loading', rows: 0, bytes: 0 });
     try {
       const response = await fetch(href, { cache: 'no-store' });
+      // Sent to sign-in (the session ended): go there, as the plain link would have.
+      if (response.redirected) {
+        window.location.assign(response.url);
+        return;
+      }
       if (!response.ok || !response.body) throw new Error((await response.text()).trim() || `HTTP ${response.status}`);
       const reader = response.body.getReader();
       const chunks: Uint8Array[] = [];

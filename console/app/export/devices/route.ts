@@ -1,6 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { apiUrl } from '../../../lib/server/config';
 import { exportQuery, readDeviceValues } from '../../../lib/shared/device-query';
+import { requestOrigin } from '../../../lib/shared/request-origin';
 import { SESSION_COOKIE } from '../../../lib/shared/session-cookie';
 
 /**
@@ -9,8 +10,9 @@ import { SESSION_COOKIE } from '../../../lib/shared/session-cookie';
  * comes, so a large export holds no more than a chunk in this process.
  */
 export async function GET(request: NextRequest): Promise<Response> {
+  const origin = requestOrigin(request.headers, request.nextUrl.origin);
   const token = request.cookies.get(SESSION_COOKIE)?.value;
-  if (!token) return Response.redirect(new URL('/login?next=/devices', request.url), 303);
+  if (!token) return Response.redirect(new URL('/login?next=/devices', origin), 303);
   const values = readDeviceValues(Object.fromEntries(request.nextUrl.searchParams));
   let upstream: Response;
   try {
@@ -22,7 +24,7 @@ export async function GET(request: NextRequest): Promise<Response> {
   } catch {
     return new Response('The Vigil API cannot be reached; try again shortly.\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' } });
   }
-  if (upstream.status === 401) return Response.redirect(new URL('/auth/expired?next=/devices', request.url), 303);
+  if (upstream.status === 401) return Response.redirect(new URL('/auth/expired?next=/devices', origin), 303);
   if (!upstream.ok || !upstream.body) {
     const problem = (await upstream.json().catch(() => null)) as { detail?: string; title?: string } | null;
     const message = problem?.detail ?? problem?.title ?? `HTTP ${upstream.status}`;
