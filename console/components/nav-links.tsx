@@ -1,11 +1,24 @@
 'use client';
 
-import Link from 'next/link';
+import Link, { useLinkStatus } from 'next/link';
 import { usePathname } from 'next/navigation';
 
 export interface NavItem {
   href: string;
   label: string;
+}
+
+/**
+ * Shown while the page a link leads to is rendered. This replaces a route-level loading.tsx, whose fallback is
+ * what a browser without JavaScript kept showing instead of the server-rendered page.
+ */
+function Pending() {
+  const { pending } = useLinkStatus();
+  return pending ? (
+    <span className="nav-pending" role="status">
+      <span className="sr-only">Loading…</span>
+    </span>
+  ) : null;
 }
 
 export function NavLinks({ items }: { items: NavItem[] }) {
@@ -17,6 +30,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
         return (
           <Link key={item.href} href={item.href} aria-current={current ? 'page' : undefined}>
             {item.label}
+            <Pending />
           </Link>
         );
       })}

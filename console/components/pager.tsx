@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { formatCount } from '../lib/shared/format';
-import { href, nextPage, pageParams, previousPage, type PageState } from '../lib/shared/paging';
+import { firstPage, href, nextPage, pageParams, type PageState } from '../lib/shared/paging';
+import { BackButton } from './back-button';
 
 export function Pager({
   path,
@@ -10,7 +11,6 @@ export function Pager({
   hasNext,
   total,
   shown,
-  pageSize,
   noun,
 }: {
   path: string;
@@ -20,25 +20,31 @@ export function Pager({
   hasNext: boolean;
   total: number;
   shown: number;
-  pageSize: number;
   noun: string;
 }) {
-  const page = state.after ? state.trail.length + 1 : 1;
-  const start = shown === 0 ? 0 : (page - 1) * pageSize + 1;
-  const previous = previousPage(state);
+  const start = shown === 0 ? 0 : (state.page - 1) * state.size + 1;
+  const pages = Math.max(1, Math.ceil(total / state.size));
   const next = hasNext && endCursor ? nextPage(state, endCursor) : null;
   return (
     <nav className="pager" aria-label="Pages">
       <span className="muted" data-testid="pager-summary">
-        {shown === 0 ? `No ${noun}` : `${formatCount(start)}–${formatCount(start + shown - 1)} of ${formatCount(total)} ${noun}`} · page {page}
+        {shown === 0 ? `No ${noun}` : `${formatCount(start)}–${formatCount(start + shown - 1)} of ${formatCount(total)} ${noun}`} · page {formatCount(state.page)} of{' '}
+        {formatCount(pages)}
       </span>
       <span className="links">
-        <Link className="btn btn-ghost btn-small" href={previous ? href(path, { ...filters, ...pageParams(previous) }) : '#'} aria-disabled={!previous} tabIndex={previous ? undefined : -1} rel="prev">
-          ← Previous
-        </Link>
-        <Link className="btn btn-ghost btn-small" href={next ? href(path, { ...filters, ...pageParams(next) }) : '#'} aria-disabled={!next} tabIndex={next ? undefined : -1} rel="next">
-          Next →
-        </Link>
+        {state.after && (
+          <>
+            <Link className="btn btn-ghost btn-small" href={href(path, { ...filters, ...pageParams(firstPage(state)) })}>
+              ⇤ First page
+            </Link>
+            <BackButton label="← Previous" />
+          </>
+        )}
+        {next && (
+          <Link className="btn btn-ghost btn-small" href={href(path, { ...filters, ...pageParams(next) })} rel="next">
+            Next →
+          </Link>
+        )}
       </span>
     </nav>
   );

@@ -1,15 +1,13 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser';
 import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
-import { CONSOLE_DIR } from './processes';
+import { columnTexts, deviceCall, openPage, SHOTS, shot, signIn, signInByCookie } from './pages';
 import { BRANCHES, ROLES } from './seed';
 import { startStack, type Account, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
-const SHOTS = join(CONSOLE_DIR, 'test-results');
 
 let stack: Stack;
 let browser: Browser;
@@ -28,41 +26,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function newPage(width = 1360, height = 900): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height }, baseURL: stack.console.url });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console.url });
-  context.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${stack.console.url}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
-  });
-  const page = await context.newPage();
-  return { context, page };
-}
-
-async function signIn(page: Page, account: Account, path = '/') {
-  await page.goto(path);
-  await page.waitForURL(/\/login/);
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  await hasText(page.getByTestId('signed-in-user'), account.username);
-}
-
-async function shot(page: Page, name: string) {
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+const newPage = (width = 1360, height = 900, options: BrowserContextOptions = {}) => openPage(browser, stack, foreign, { viewport: { width, height }, ...options });
 
 const sessionCookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'vigil_session');
 
 async function registration(deviceId: string) {
-  const response = await fetch(`${stack.vigil.url}/devices/${deviceId}/registration`, { headers: { authorization: `Bearer ${stack.keys.client}` } });
-  return (await response.json()) as { status: string; user_id: string; deactivation_reason: string | null };
-}
-
-async function columnTexts(page: Page, column: number): Promise<string[]> {
-  return page.locator(`[data-testid="devices-table"] tbody tr td:nth-child(${column})`).allTextContents();
+  return (await deviceCall(stack, 'GET', deviceId, 'registration')).json as { status: string; user_id: string; deactivation_reason: string | null };
 }
 
 describe('supervisor console against the real server', () => {
@@ -108,30 +77,34 @@ describe('supervisor console against the real server', () => {
     const role = ROLES[0];
     const withRole = stack.seeded.devices.filter((d) => d.role === role);
     await page.getByLabel('Role').selectOption(role);
+    await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(new RegExp(`/devices\\?role=${role}$`));
     await containsText(page.getByTestId('pager-summary'), `1–50 of ${withRole.length.toLocaleString('en-US')} devices`);
-    expect(new Set(await columnTexts(page, 3))).toEqual(new Set([role]));
+    expect(new Set(await columnTexts(page, 'Role'))).toEqual(new Set([role]));
 
     // Server-side paging with cursors; each page is an address of its own.
     await page.getByRole('link', { name: 'Next →' }).click();
     await page.waitForURL(/after=/);
     await containsText(page.getByTestId('pager-summary'), `51–100 of ${withRole.length.toLocaleString('en-US')} devices · page 2`);
-    const secondPage = await columnTexts(page, 1);
-    await page.getByRole('link', { name: '← Previous' }).click();
+    const secondPage = await columnTexts(page, 'Device');
+    // Previous is the browser's Back; Forward returns to the same second page.
+    await page.getByRole('button', { name: '← Previous' }).click();
     await containsText(page.getByTestId('pager-summary'), '1–50 of');
-    await page.goBack();
+    await atUrl(page, new RegExp(`/devices\\?role=${role}$`));
+    await page.goForward();
     await containsText(page.getByTestId('pager-summary'), 'page 2');
-    expect(await columnTexts(page, 1)).toEqual(secondPage);
+    expect(await columnTexts(page, 'Device')).toEqual(secondPage);
     await page.goBack();
     await atUrl(page, new RegExp(`/devices\\?role=${role}$`));
 
     const branch = BRANCHES[2];
     const both = withRole.filter((d) => d.branch === branch);
     await page.getByLabel('Branch').selectOption(branch);
+    await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(new RegExp(`/devices\\?role=${role}&branch=${branch}$`));
     await containsText(page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
-    expect(new Set(await columnTexts(page, 4))).toEqual(new Set([branch]));
-    expect(new Set(await columnTexts(page, 3))).toEqual(new Set([role]));
+    expect(new Set(await columnTexts(page, 'Branch'))).toEqual(new Set([branch]));
+    expect(new Set(await columnTexts(page, 'Role'))).toEqual(new Set([role]));
     await shot(page, '03-devices-filtered');
 
     // Back restores the previous filters, in the URL and in the form.
@@ -150,7 +123,7 @@ describe('supervisor console against the real server', () => {
 
     // Sorted by last seen: the first rows were seen most recently.
     await page.goto('/devices');
-    const seen = await columnTexts(page, 7);
+    const seen = await columnTexts(page, 'Last seen');
     expect(seen[0]).toMatch(/ago|just now/);
     await context.close();
   });
@@ -194,7 +167,7 @@ describe('supervisor console against the real server', () => {
     await hasText(transfer.getByRole('alert'), 'A new user id is required.');
     await transfer.getByLabel('New user id (required)').fill('user-transferred-42');
     await transfer.getByRole('button', { name: 'Transfer device' }).click();
-    await hasText(page.getByTestId('feedback'), `Device ${device.id} transferred to user-transferred-42.`);
+    await hasText(page.getByTestId('feedback'), `Device ${device.id} transferred from ${device.userId} to user-transferred-42.`);
     await hasText(page.getByTestId('registered-user'), 'user-transferred-42');
     await containsText(page.getByTestId('audit-table'), `${device.userId} → user-transferred-42`);
     expect(await registration(device.id)).toMatchObject({ status: 'active', user_id: 'user-transferred-42' });
@@ -427,7 +400,7 @@ describe('supervisor console against the real server', () => {
     await hasText(page.getByTestId('registered-user'), device.userId);
     await hasCount(page.getByTestId('device-actions'), 0);
     await hasCount(page.getByRole('button', { name: /Deactivate|Reactivate|Transfer/ }), 0);
-    await hasText(page.getByRole('navigation', { name: 'Main' }).getByRole('link'), ['Overview', 'Devices', 'Events']);
+    await hasText(page.getByRole('navigation', { name: 'Main' }).getByRole('link'), ['Overview', 'Devices', 'Events', 'Reports', 'Live']);
     await shot(page, '08-viewer-device');
     await page.goto('/security');
     await atUrl(page, /\/\?denied=admin$/);
@@ -449,6 +422,7 @@ describe('supervisor console against the real server', () => {
     await signIn(page, stack.admin, '/events');
     await hasCount(page.locator('figure[role="img"] .recharts-wrapper'), 3);
     await page.getByLabel('Tag', { exact: true }).selectOption('emulator');
+    await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/tag=emulator/);
     const tags = await page.locator('[data-testid="events-table"] tbody tr td:nth-child(6)').allTextContents();
     expect(tags.length).toBeGreaterThan(0);
@@ -503,8 +477,176 @@ describe('supervisor console against the real server', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await page.getByLabel('Status').focus();
     await page.getByLabel('Status').selectOption('deactivated');
+    await page.getByRole('button', { name: 'Apply' }).focus();
+    await page.keyboard.press('Enter');
     await page.waitForURL(/status=deactivated/);
     await shot(page, '10-devices-narrow');
+    await context.close();
+  });
+
+  it('opens and acts on devices whose ids hold %, /, .., spaces and unicode, linked from the list', async () => {
+    const odd = ['100%-off', 'a/b/../c', '..', '.', 'with space', 'ünï-設備-📱', '%E0%A4%A'];
+    for (const id of odd) {
+      const answer = await deviceCall(stack, 'POST', id, 'register', { user_id: 'odd-ids-owner', metadata: { role: 'teller', branch: 'north' } });
+      expect(answer.status, `register ${id}: ${JSON.stringify(answer.json)}`).toBe(200);
+    }
+    const { context, page } = await newPage();
+    await signIn(page, stack.supervisor, '/devices?user=odd-ids-owner');
+    expect(new Set(await columnTexts(page, 'Device'))).toEqual(new Set(odd));
+    for (const id of odd) {
+      await page.goto('/devices?user=odd-ids-owner');
+      await page.getByRole('link', { name: id, exact: true }).click();
+      await hasText(page.locator('h1 .mono'), id);
+      await hasText(page.getByTestId('registered-user'), 'odd-ids-owner');
+      await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Deactivate this device?' });
+      await dialog.getByLabel('Reason (required)').fill(`odd id ${id}`);
+      await dialog.getByRole('button', { name: 'Deactivate device' }).click();
+      await hasText(page.getByTestId('feedback'), `Device ${id} deactivated.`);
+      expect(await registration(id)).toMatchObject({ status: 'deactivated', deactivation_reason: `odd id ${id}` });
+    }
+    // A shared address of such a device opens it too.
+    await page.goto(`/devices/${encodeURIComponent('100%-off')}`);
+    await hasText(page.locator('h1 .mono'), '100%-off');
+    await context.close();
+  });
+
+  it('says so when a change changes nothing: already deactivated (reason kept), transfer to the same user', async () => {
+    const device = stack.seeded.devices[7]!;
+    const { context, page } = await newPage(1360, 900, { timezoneId: 'UTC' });
+    await signIn(page, stack.supervisor, `/devices/${device.id}`);
+    // A second tab opened before the change still offers Deactivate.
+    const stale = await context.newPage();
+    await stale.goto(`/devices/${device.id}`);
+    await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    let dialog = page.getByRole('dialog', { name: 'Deactivate this device?' });
+    await dialog.getByLabel('Reason (required)').fill('first reason');
+    await dialog.getByRole('button', { name: 'Deactivate device' }).click();
+    await hasText(page.getByTestId('feedback'), `Device ${device.id} deactivated.`);
+
+    await stale.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    dialog = stale.getByRole('dialog', { name: 'Deactivate this device?' });
+    await dialog.getByLabel('Reason (required)').fill('second reason');
+    await dialog.getByRole('button', { name: 'Deactivate device' }).click();
+    await hasText(stale.getByTestId('feedback'), new RegExp(`^Device ${device.id} was already deactivated since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; reason kept: “first reason”\\.$`));
+    expect(await registration(device.id)).toMatchObject({ status: 'deactivated', deactivation_reason: 'first reason' });
+
+    await stale.getByRole('button', { name: 'Transfer', exact: true }).click();
+    dialog = stale.getByRole('dialog', { name: 'Transfer this device?' });
+    await dialog.getByLabel('New user id (required)').fill(device.userId);
+    await dialog.getByRole('button', { name: 'Transfer device' }).click();
+    await hasText(stale.getByTestId('feedback'), `Device ${device.id} is already registered to ${device.userId}; nothing changed.`);
+    await context.close();
+  });
+
+  it('applies filters on submit only, so a keyboard user can step through options, and gives focus back', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/devices');
+    const role = page.getByLabel('Role');
+    await role.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    // Nothing applied yet, and the focus is still on the select.
+    expect(new URL(page.url()).search).toBe('');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-role');
+    const chosen = await role.inputValue();
+    expect(chosen).not.toBe('');
+    await page.getByRole('button', { name: 'Apply' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`role=${chosen}`));
+    await containsText(page.getByTestId('pager-summary'), 'devices');
+    await hasValue(page.getByLabel('Role'), chosen);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-apply');
+    await context.close();
+  });
+
+  it('pages with a chosen page size and an address that does not grow; First page and Previous go back', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/devices');
+    await page.getByLabel('Per page').selectOption('25');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/size=25/);
+    await containsText(page.getByTestId('pager-summary'), '1–25 of');
+    const lengths: number[] = [];
+    for (let n = 2; n <= 5; n++) {
+      await page.getByRole('link', { name: 'Next →' }).click();
+      await containsText(page.getByTestId('pager-summary'), `${(n - 1) * 25 + 1}–${n * 25} of`);
+      expect(page.url()).not.toContain('trail');
+      lengths.push(page.url().length);
+    }
+    expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThanOrEqual(1);
+    await page.getByRole('button', { name: '← Previous' }).click();
+    await containsText(page.getByTestId('pager-summary'), '76–100 of');
+    await page.getByRole('link', { name: '⇤ First page' }).click();
+    await containsText(page.getByTestId('pager-summary'), '1–25 of');
+    await hasValue(page.getByLabel('Per page'), '25');
+    await context.close();
+  });
+
+  it('shows times in the browser\'s time zone, on pages rendered by the server', async () => {
+    const device = stack.seeded.devices[3]!;
+    const { context, page } = await newPage(1360, 900, { timezoneId: 'Asia/Kolkata' });
+    await signIn(page, stack.admin, '/devices');
+    // Chromium's ICU may name the zone by its older alias.
+    await hasText(page.locator('.page-head p'), /Times in Asia\/(Kolkata|Calcutta)\./);
+    await page.goto(`/devices/${device.id}`);
+    const registeredAt = (await registration(device.id)) as unknown as { registered_at: string };
+    const expected = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Kolkata', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(new Date(registeredAt.registered_at));
+    await containsText(page.locator('.facts').first(), `${expected} GMT+5:30`);
+    await context.close();
+  });
+
+  it('renders every page readable with JavaScript off, and its GET forms still filter', async () => {
+    const { context, page } = await newPage(1360, 900, { javaScriptEnabled: false });
+    await signInByCookie(context, stack, stack.admin);
+    const device = stack.seeded.devices[5]!;
+    const pages: [string, string][] = [
+      ['/', 'Overview'],
+      ['/devices', 'Devices'],
+      [`/devices/${device.id}`, device.id],
+      ['/events', 'Events'],
+      ['/reports', 'Reports'],
+      ['/live', 'Live'],
+      ['/security', 'Security'],
+      ['/supervisors', 'Supervisors'],
+    ];
+    for (const [path, heading] of pages) {
+      await page.goto(path);
+      // Visible, not only present: a loading screen keeps the streamed page in a hidden element.
+      await page.locator('main h1').first().waitFor({ state: 'visible', timeout: 5000 });
+      await containsText(page.locator('main h1'), heading);
+      expect(await page.locator('main').innerText(), path).not.toMatch(/^\s*Loading…\s*$/);
+    }
+    await page.goto('/devices');
+    await page.getByLabel('Role').selectOption(ROLES[1]);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(new RegExp(`role=${ROLES[1]}`));
+    expect(new Set(await columnTexts(page, 'Role'))).toEqual(new Set([ROLES[1]]));
+    await context.close();
+  });
+
+  it('fits 390 px on every page without horizontal overflow, and shows a long branch name in full', async () => {
+    const branch = 'Região Metropolitana de BH – Savassi';
+    expect((await deviceCall(stack, 'POST', 'long-branch-phone', 'register', { user_id: 'long-branch-user', metadata: { role: 'teller', branch } })).status).toBe(200);
+    const { context, page } = await newPage(390, 844);
+    await signIn(page, stack.admin);
+    for (const path of ['/', '/devices', `/devices/${stack.seeded.devices[0]!.id}`, '/events', '/reports', '/live', '/security', '/supervisors']) {
+      await page.goto(path);
+      await page.locator('main h1').waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    }
+    await page.goto(`/devices?branch=${encodeURIComponent(branch)}`);
+    await hasValue(page.getByLabel('Branch'), branch);
+    const fits = await page.getByLabel('Branch').evaluate((select: HTMLSelectElement) => {
+      const style = getComputedStyle(select);
+      const canvas = document.createElement('canvas').getContext('2d')!;
+      canvas.font = style.font;
+      const text = canvas.measureText(select.selectedOptions[0]!.text).width;
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      return { text, room };
+    });
+    expect(fits.text).toBeLessThanOrEqual(fits.room);
+    await shot(page, '11-devices-390');
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLinks, type NavItem } from '../../components/nav-links';
+import { TimeZoneCookie } from '../../components/time-zone-cookie';
 import { logout } from '../../lib/server/actions/auth';
 import { currentViewer } from '../../lib/server/session';
 
@@ -9,10 +10,13 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: '/', label: 'Overview' },
     { href: '/devices', label: 'Devices' },
     { href: '/events', label: 'Events' },
+    { href: '/reports', label: 'Reports' },
+    { href: '/live', label: 'Live' },
   ];
   if (viewer.isAdmin) items.push({ href: '/security', label: 'Security' }, { href: '/supervisors', label: 'Supervisors' });
   return (
     <div className="shell">
+      <TimeZoneCookie />
       <a className="skip-link" href="#content">
         Skip to content
       </a>

@@ -9,6 +9,7 @@ import { riskSummary, riskyShare } from '../../lib/server/vigil/events';
 import { tagTotals, timeSeries } from '../../lib/shared/chart-data';
 import { formatCount, formatPercent, formatScore } from '../../lib/shared/format';
 import { rangeBounds } from '../../lib/shared/ranges';
+import { timeZone } from '../../lib/server/time-zone';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -31,7 +32,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
   const count = (status: string) => facets.statuses.find((s) => s.value === status)?.count ?? 0;
   const statusData = ['active', 'deactivated', 'unregistered'].map((status) => ({ status, count: count(status) }));
   const total = statusData.reduce((n, s) => n + s.count, 0);
-  const series = timeSeries(buckets, day.bucket);
+  const series = timeSeries(buckets, day.bucket, await timeZone());
   const topTags = tagTotals(buckets).slice(0, 8);
   const events24 = buckets.reduce((n, b) => n + b.eventCount, 0);
   const scored = buckets.filter((b) => b.meanScore !== null);

@@ -16,6 +16,10 @@ describe('chart data from riskSummary buckets', () => {
     ]);
   });
 
+  it('labels buckets in the supervisor\'s time zone', () => {
+    expect(timeSeries(buckets, 'HOUR', 'Asia/Kolkata').map((b) => b.label)).toEqual(['01-01 15h', '01-01 16h', '01-01 17h']);
+  });
+
   it('totals tags, most frequent first, and stacks them per bucket', () => {
     expect(tagTotals(buckets)).toEqual([
       { tag: 'tor', count: 3 },

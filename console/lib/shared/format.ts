@@ -1,18 +1,55 @@
-/** Formatting shared by server and client components; always UTC so server and browser render the same text. */
+/**
+ * Formatting shared by server and client components. Times are shown in the supervisor's time zone (the
+ * browser's, remembered in a cookie so server-rendered pages use it too; see lib/server/time-zone.ts), named in
+ * the text so a reader never has to guess; UTC until the browser has told it.
+ */
 
-const pad = (n: number) => String(n).padStart(2, '0');
 
-export function formatDateTime(value: string | Date | null | undefined): string {
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/** The zone when Intl knows it, else UTC: a cookie is user input. */
+export function validTimeZone(value: string | null | undefined): string {
+  if (!value || value.length > 64) return DEFAULT_TIME_ZONE;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsIn(d: Date, timeZone: string) {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    formatters.set(timeZone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
+  return { y: p.year, mo: p.month, d: p.day, h: p.hour, mi: p.minute, zone: timeZone === 'UTC' ? 'UTC' : p.timeZoneName };
+}
+
+export function formatDateTime(value: string | Date | null | undefined, timeZone: string = DEFAULT_TIME_ZONE): string {
   if (!value) return '—';
   const d = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(d.getTime())) return '—';
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+  const p = partsIn(d, timeZone);
+  return `${p.y}-${p.mo}-${p.d} ${p.h}:${p.mi} ${p.zone}`;
 }
 
-export function formatBucketLabel(value: string, bucket: 'HOUR' | 'DAY'): string {
-  const d = new Date(value);
-  const day = `${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  return bucket === 'DAY' ? day : `${day} ${pad(d.getUTCHours())}h`;
+export function formatBucketLabel(value: string, bucket: 'HOUR' | 'DAY' | 'WEEK', timeZone: string = DEFAULT_TIME_ZONE): string {
+  const p = partsIn(new Date(value), timeZone);
+  const day = `${p.mo}-${p.d}`;
+  return bucket === 'HOUR' ? `${day} ${p.h}h` : day;
 }
 
 export function formatRelative(value: string | Date | null | undefined, now: Date = new Date()): string {

@@ -1,20 +1,26 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { StatusBadge, Tags } from '../../../components/badges';
+import { Score, StatusBadge, Tags } from '../../../components/badges';
+import { DownloadLink } from '../../../components/download-link';
 import { FilterForm } from '../../../components/filter-form';
+import { PageSizeSelect } from '../../../components/page-size-select';
 import { Pager } from '../../../components/pager';
-import { withSession } from '../../../lib/server/session';
-import { DEVICE_PAGE_SIZE, listDevices, type DeviceFilter } from '../../../lib/server/vigil/devices';
-import type { DeviceStatus, FacetValue } from '../../../lib/server/vigil/types';
+import { currentViewer, withSession } from '../../../lib/server/session';
+import { timeZone } from '../../../lib/server/time-zone';
+import { capabilities } from '../../../lib/server/vigil/capabilities';
+import { listDevices } from '../../../lib/server/vigil/devices';
+import type { FacetValue } from '../../../lib/server/vigil/types';
+import { BULK_FORM } from '../../../lib/shared/bulk-state';
+import { deviceFilter, deviceSort, readDeviceValues, sorts, statuses, type DeviceValues, type SortKey } from '../../../lib/shared/device-query';
 import { formatCount, formatDateTime, formatRelative } from '../../../lib/shared/format';
-import { readPage } from '../../../lib/shared/paging';
+import { href, pageParams, readPage } from '../../../lib/shared/paging';
+import { BulkDevices } from './bulk-devices';
+import { SelectAllOnPage } from './select-all';
+import { deviceHref } from '../../../lib/shared/device-href';
 
 export const metadata: Metadata = { title: 'Devices' };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
-
-const statuses = ['active', 'deactivated', 'unregistered'] as const;
-const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 256) : undefined);
 
 function FacetSelect({ id, label, name, value, choices, all }: { id: string; label: string; name: string; value?: string; choices: FacetValue[]; all: string }) {
   const known = choices.some((c) => c.value === value);
@@ -34,39 +40,65 @@ function FacetSelect({ id, label, name, value, choices, all }: { id: string; lab
   );
 }
 
+/** A column heading that sorts by it: a plain link (works without JavaScript), announcing the current order. */
+function SortHeading({ label, values, size, desc, asc }: { label: string; values: DeviceValues; size: number; desc: SortKey; asc: SortKey }) {
+  const current = values.sort ?? 'last_seen_desc';
+  const direction = current === desc ? 'descending' : current === asc ? 'ascending' : 'none';
+  const next = current === desc ? asc : desc;
+  return (
+    <th scope="col" aria-sort={direction}>
+      <Link href={href('/devices', { ...values, sort: next === 'last_seen_desc' ? undefined : next, ...pageParams({ after: null, page: 1, size }) })}>
+        {label}
+        <span aria-hidden="true">{direction === 'descending' ? ' ↓' : direction === 'ascending' ? ' ↑' : ''}</span>
+        <span className="sr-only">, sort {next === desc ? 'descending' : 'ascending'}</span>
+      </Link>
+    </th>
+  );
+}
+
 export default async function DevicesPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
-  const values = {
-    role: one(params.role),
-    branch: one(params.branch),
-    status: statuses.find((s) => s === params.status),
-    user: one(params.user),
-    tag: one(params.tag),
-  };
-  const filter: DeviceFilter = {
-    ...(values.role && { role: values.role }),
-    ...(values.branch && { branch: values.branch }),
-    ...(values.status && { status: values.status.toUpperCase() as DeviceStatus }),
-    ...(values.user && { userId: values.user }),
-    ...(values.tag && { tag: values.tag }),
-  };
+  const values = readDeviceValues(params);
   const page = readPage(params);
-  const { devices, facets } = await withSession((token) => listDevices(token, filter, page.after));
-  const filtered = Object.values(values).some(Boolean);
+  const tz = await timeZone();
+  const [viewer, { devices, facets, extended }, can] = await Promise.all([
+    currentViewer(),
+    withSession((token) => listDevices(token, { filter: deviceFilter(values), sort: deviceSort(values), after: page.after, first: page.size })),
+    withSession((token) => capabilities(token)),
+  ]);
+  const filtered = Object.entries(values).some(([k, v]) => k !== 'sort' && v);
+  const bulk = viewer.canManageDevices && can.bulk;
   const now = new Date();
   // Keyed by the filters so the form's defaults follow Back and Forward.
-  const formKey = JSON.stringify(values);
+  const formKey = JSON.stringify({ ...values, size: page.size });
+  const exportHref = href('/export/devices', { ...values, sort: undefined });
 
   return (
     <>
       <div className="page-head">
         <div>
           <h1>Devices</h1>
-          <p>Registered and seen devices, most recently active first.</p>
+          <p>Registered and seen devices. Times in {tz}.</p>
         </div>
+        {can.deviceSearch && <DownloadLink href={exportHref} filename={`vigil-devices-${now.toISOString().slice(0, 10)}.csv`} label="Download CSV" />}
       </div>
+      {!extended && (
+        <div className="notice info" role="status">
+          This Vigil server does not offer device id search, risk scores or risk sorting yet; the user id is matched exactly.
+        </div>
+      )}
       <section className="panel" aria-label="Filters" style={{ marginBottom: 16 }}>
         <FilterForm path="/devices" label="Filter devices" key={formKey}>
+          {extended && (
+            <div className="field">
+              <label htmlFor="f-id">Device id starts with</label>
+              <input id="f-id" name="id" type="search" defaultValue={values.id ?? ''} autoComplete="off" spellCheck={false} />
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor="f-user">User id {extended ? 'starts with' : '(exact)'}</label>
+            <input id="f-user" name="user" type="search" defaultValue={values.user ?? ''} autoComplete="off" spellCheck={false} />
+          </div>
           <FacetSelect id="f-role" label="Role" name="role" value={values.role} choices={facets.roles} all="All roles" />
           <FacetSelect id="f-branch" label="Branch" name="branch" value={values.branch} choices={facets.branches} all="All branches" />
           <FacetSelect
@@ -79,11 +111,20 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
           />
           <FacetSelect id="f-tag" label="Current tag" name="tag" value={values.tag} choices={facets.tags} all="Any tag" />
           <div className="field">
-            <label htmlFor="f-user">User id</label>
-            <input id="f-user" name="user" type="search" defaultValue={values.user ?? ''} placeholder="exact user id" />
+            <label htmlFor="f-sort">Order</label>
+            <select id="f-sort" name="sort" defaultValue={values.sort ?? ''}>
+              {Object.entries(sorts)
+                .filter(([k]) => extended || k === 'last_seen_desc' || k === 'device_id')
+                .map(([k, s]) => (
+                  <option key={k} value={k === 'last_seen_desc' ? '' : k}>
+                    {s.label}
+                  </option>
+                ))}
+            </select>
           </div>
+          <PageSizeSelect id="f-size" size={page.size} />
           <div className="actions">
-            <button type="submit" className="btn">
+            <button type="submit" className="btn" id="f-apply">
               Apply
             </button>
             {filtered && (
@@ -95,26 +136,38 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
         </FilterForm>
       </section>
 
+      {bulk && <BulkDevices pageIds={devices.nodes.map((d) => d.id)} />}
+
       <div className="table-wrap">
         <table className="data" data-testid="devices-table">
           <caption className="sr-only">Devices{filtered ? ' matching the filters' : ''}</caption>
           <thead>
             <tr>
+              {bulk && (
+                <th scope="col" className="check">
+                  <SelectAllOnPage />
+                </th>
+              )}
               <th scope="col">Device</th>
               <th scope="col">User</th>
               <th scope="col">Role</th>
               <th scope="col">Branch</th>
               <th scope="col">Status</th>
+              {extended ? <SortHeading label="Risk" values={values} size={page.size} desc="risk_desc" asc="risk_asc" /> : null}
               <th scope="col">Current tags</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Registered</th>
+              {extended ? <SortHeading label="Last seen" values={values} size={page.size} desc="last_seen_desc" asc="last_seen_asc" /> : <th scope="col">Last seen</th>}
             </tr>
           </thead>
           <tbody>
             {devices.nodes.map((d) => (
               <tr key={d.id}>
+                {bulk && (
+                  <td className="check">
+                    <input type="checkbox" name="id" value={d.id} form={BULK_FORM} aria-label={`Select ${d.id}`} />
+                  </td>
+                )}
                 <td>
-                  <Link href={`/devices/${encodeURIComponent(d.id)}`} className="mono">
+                  <Link href={deviceHref(d.id)} className="mono">
                     {d.id}
                   </Link>
                 </td>
@@ -124,11 +177,15 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
                 <td>
                   <StatusBadge status={d.status} />
                 </td>
+                {extended ? (
+                  <td className="num">
+                    <Score value={d.riskScore} />
+                  </td>
+                ) : null}
                 <td>
                   <Tags tags={d.currentTags} />
                 </td>
-                <td title={formatDateTime(d.lastSeen)}>{formatRelative(d.lastSeen, now)}</td>
-                <td>{formatDateTime(d.registration?.registeredAt)}</td>
+                <td title={formatDateTime(d.lastSeen, tz)}>{formatRelative(d.lastSeen, now)}</td>
               </tr>
             ))}
           </tbody>
@@ -137,13 +194,12 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
       </div>
       <Pager
         path="/devices"
-        filters={values}
+        filters={{ ...values }}
         state={page}
         endCursor={devices.pageInfo.endCursor}
         hasNext={devices.pageInfo.hasNextPage}
         total={devices.totalCount}
         shown={devices.nodes.length}
-        pageSize={DEVICE_PAGE_SIZE}
         noun="devices"
       />
     </>

@@ -1,16 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Score, Tags } from '../../../components/badges';
 import { EventsAndRiskChart, TagsOverTimeChart, TagTotalsChart } from '../../../components/charts';
 import { FilterForm } from '../../../components/filter-form';
+import { PageSizeSelect } from '../../../components/page-size-select';
+import { EventsTable } from '../../../components/events-table';
 import { Pager } from '../../../components/pager';
+import { RangeSelect } from '../../../components/range-select';
 import { withSession } from '../../../lib/server/session';
 import { getFacets } from '../../../lib/server/vigil/devices';
-import { EVENT_PAGE_SIZE, listEvents, riskSummary, type EventFilter } from '../../../lib/server/vigil/events';
+import { listEvents, riskSummary, type EventFilter } from '../../../lib/server/vigil/events';
 import { tagSeries, tagTotals, timeSeries } from '../../../lib/shared/chart-data';
-import { formatCount, formatDateTime } from '../../../lib/shared/format';
+import { formatCount } from '../../../lib/shared/format';
 import { readPage } from '../../../lib/shared/paging';
 import { rangeBounds, rangeKey, ranges } from '../../../lib/shared/ranges';
+import { timeZone } from '../../../lib/server/time-zone';
 
 export const metadata: Metadata = { title: 'Events' };
 
@@ -19,6 +22,7 @@ const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.tr
 
 export default async function EventsPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
+  const tz = await timeZone();
   const range = rangeKey(params.range);
   const minScoreText = one(params.min_score);
   const minScore = minScoreText !== undefined && Number.isFinite(Number(minScoreText)) ? Math.min(1, Math.max(0, Number(minScoreText))) : undefined;
@@ -41,10 +45,10 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   };
   const page = readPage(params);
   const [events, buckets, facets] = await withSession((token) =>
-    Promise.all([listEvents(token, filter, page.after), riskSummary(token, from, to, bucket), getFacets(token)]),
+    Promise.all([listEvents(token, filter, page.after, page.size), riskSummary(token, from, to, bucket), getFacets(token)]),
   );
-  const series = timeSeries(buckets, bucket);
-  const perTag = tagSeries(buckets, bucket);
+  const series = timeSeries(buckets, bucket, tz);
+  const perTag = tagSeries(buckets, bucket, undefined, tz);
   const totals = tagTotals(buckets);
   const eventCount = buckets.reduce((n, b) => n + b.eventCount, 0);
   const filtered = Object.entries(values).some(([k, v]) => k !== 'range' && v);
@@ -82,17 +86,8 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
       )}
 
       <section className="panel" aria-label="Filters" style={{ marginBottom: 16 }}>
-        <FilterForm path="/events" label="Filter events" key={JSON.stringify(values)}>
-          <div className="field">
-            <label htmlFor="e-range">Range</label>
-            <select id="e-range" name="range" defaultValue={range}>
-              {Object.entries(ranges).map(([k, r]) => (
-                <option key={k} value={k}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </div>
+        <FilterForm path="/events" label="Filter events" key={JSON.stringify({ ...values, size: page.size })}>
+          <RangeSelect id="e-range" value={range} />
           <div className="field">
             <label htmlFor="e-tag">Tag</label>
             <select id="e-tag" name="tag" defaultValue={values.tag ?? ''}>
@@ -121,8 +116,9 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
             <label htmlFor="e-score">Minimum score</label>
             <input id="e-score" name="min_score" type="number" min={0} max={1} step={0.05} defaultValue={values.min_score ?? ''} />
           </div>
+          <PageSizeSelect id="e-size" size={page.size} />
           <div className="actions">
-            <button type="submit" className="btn">
+            <button type="submit" className="btn" id="e-apply">
               Apply
             </button>
             {(filtered || values.range) && (
@@ -135,45 +131,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
       </section>
 
       <div className="table-wrap">
-        <table className="data" data-testid="events-table">
-          <caption className="sr-only">Events, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Identity</th>
-              <th scope="col">Device</th>
-              <th scope="col" className="num">Score</th>
-              <th scope="col">Tags</th>
-              <th scope="col">IP</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.nodes.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDateTime(e.occurredAt)}</td>
-                <td>{e.name}</td>
-                <td>{e.identity ?? <span className="muted">—</span>}</td>
-                <td>
-                  {e.deviceId ? (
-                    <Link className="mono" href={`/devices/${encodeURIComponent(e.deviceId)}`}>
-                      {e.deviceId}
-                    </Link>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-                <td className="num">
-                  <Score value={e.riskScore} />
-                </td>
-                <td>
-                  <Tags tags={e.tags} />
-                </td>
-                <td className="mono">{e.ip ?? <span className="muted">—</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EventsTable events={events.nodes} timeZone={tz} testId="events-table" caption="Events, newest first" />
         {events.nodes.length === 0 && <div className="empty">No event matches these filters in this range.</div>}
       </div>
       <Pager
@@ -184,7 +142,6 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
         hasNext={events.pageInfo.hasNextPage}
         total={events.totalCount}
         shown={events.nodes.length}
-        pageSize={EVENT_PAGE_SIZE}
         noun="events"
       />
     </>

@@ -7,6 +7,7 @@ import { createKeyAction, revokeKeyAction } from '../../../lib/server/actions/ad
 import { requireAdmin, withSession } from '../../../lib/server/session';
 import { listKeys } from '../../../lib/server/vigil/admin';
 import { formatDateTime, formatRelative } from '../../../lib/shared/format';
+import { timeZone } from '../../../lib/server/time-zone';
 
 export const metadata: Metadata = { title: 'Security' };
 
@@ -14,6 +15,7 @@ export default async function SecurityPage() {
   await requireAdmin();
   const keys = await withSession((token) => listKeys(token));
   const now = new Date();
+  const tz = await timeZone();
   return (
     <FeedbackProvider>
       <div className="page-head">
@@ -63,8 +65,8 @@ export default async function SecurityPage() {
                 <td>{k.name}</td>
                 <td>{k.kind === 'WRITE' ? 'Write' : 'Client'}</td>
                 <td className="mono">{k.displayPrefix}…</td>
-                <td>{formatDateTime(k.createdAt)}</td>
-                <td title={formatDateTime(k.lastUsedAt)}>{formatRelative(k.lastUsedAt, now)}</td>
+                <td>{formatDateTime(k.createdAt, tz)}</td>
+                <td title={formatDateTime(k.lastUsedAt, tz)}>{formatRelative(k.lastUsedAt, now)}</td>
                 <td>
                   <StatusBadge status={k.revokedAt ? 'revoked' : 'active'} />
                 </td>

@@ -22,7 +22,7 @@ function describe(detail: Record<string, unknown> | null): string {
 }
 
 /** Who changed which account, newest first; deleted accounts keep their entries. */
-export function AccountAudit({ records }: { records: AccountAuditRecord[] }) {
+export function AccountAudit({ records, tz }: { records: AccountAuditRecord[]; tz: string }) {
   return (
     <div className="table-wrap">
       <table className="data" data-testid="account-audit-table">
@@ -39,7 +39,7 @@ export function AccountAudit({ records }: { records: AccountAuditRecord[] }) {
         <tbody>
           {records.map((r) => (
             <tr key={r.id}>
-              <td>{formatDateTime(r.at)}</td>
+              <td>{formatDateTime(r.at, tz)}</td>
               <td>{r.actor.name}</td>
               <td>{what[r.action] ?? r.action.toLowerCase()}</td>
               <td>{r.username}</td>

@@ -10,6 +10,7 @@ import { listSupervisors } from '../../../lib/server/vigil/admin';
 import { formatDateTime, formatRelative } from '../../../lib/shared/format';
 import { AccountActions } from './account-actions';
 import { AccountAudit } from './account-audit';
+import { timeZone } from '../../../lib/server/time-zone';
 
 export const metadata: Metadata = { title: 'Supervisors' };
 
@@ -23,6 +24,7 @@ export default async function SupervisorsPage() {
   const viewer = await requireAdmin();
   const { supervisors, tokens, sessions, accountAudit } = await withSession((token) => listSupervisors(token));
   const now = new Date();
+  const tz = await timeZone();
   const expired = (at: string | null) => at !== null && new Date(at) <= now;
   // The server sends usable sessions only; one may have expired since.
   const openSessions = sessions.filter((s) => !expired(s.expiresAt));
@@ -77,7 +79,7 @@ export default async function SupervisorsPage() {
                 <td>
                   <StatusBadge status={s.disabledAt ? 'disabled' : 'active'} />
                 </td>
-                <td>{formatDateTime(s.createdAt)}</td>
+                <td>{formatDateTime(s.createdAt, tz)}</td>
                 <td>
                   <AccountActions account={s} self={s.username === viewer.username} />
                 </td>
@@ -132,9 +134,9 @@ export default async function SupervisorsPage() {
                 <td>{t.name}</td>
                 <td>{t.username}</td>
                 <td className="mono">{t.displayPrefix}…</td>
-                <td>{formatDateTime(t.createdAt)}</td>
+                <td>{formatDateTime(t.createdAt, tz)}</td>
                 <td>{formatRelative(t.lastUsedAt, now)}</td>
-                <td>{t.expiresAt ? formatDateTime(t.expiresAt) : 'never'}</td>
+                <td>{t.expiresAt ? formatDateTime(t.expiresAt, tz) : 'never'}</td>
                 <td>
                   <StatusBadge status={t.revokedAt ? 'revoked' : expired(t.expiresAt) ? 'expired' : 'active'} />
                 </td>
@@ -177,9 +179,9 @@ export default async function SupervisorsPage() {
               <tr key={s.id} data-session-id={s.id}>
                 <td>{s.username}</td>
                 <td className="mono">{s.displayPrefix}…</td>
-                <td>{formatDateTime(s.createdAt)}</td>
+                <td>{formatDateTime(s.createdAt, tz)}</td>
                 <td>{formatRelative(s.lastUsedAt, now)}</td>
-                <td>{formatDateTime(s.expiresAt)}</td>
+                <td>{formatDateTime(s.expiresAt, tz)}</td>
                 <td>
                   <ConfirmAction
                     label="End"
@@ -200,7 +202,7 @@ export default async function SupervisorsPage() {
       </div>
 
       <h2 id="account-changes" style={{ margin: '24px 0 8px' }}>Account changes</h2>
-      <AccountAudit records={accountAudit} />
+      <AccountAudit records={accountAudit} tz={tz} />
     </FeedbackProvider>
   );
 }

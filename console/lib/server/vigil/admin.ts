@@ -1,7 +1,8 @@
 import 'server-only';
 import { graphql } from '../transport';
 import { documents } from './documents';
-import type { AccountAuditRecord, Key, KeyKind, Session, Supervisor, SupervisorRole, Token } from './types';
+import type { ConsoleSupervisorsQuery } from './generated';
+import type { Key, KeyKind, Supervisor, SupervisorRole } from './types';
 
 export async function listKeys(token: string): Promise<Key[]> {
   return (await graphql<{ keys: Key[] }>(token, documents.keys)).keys;
@@ -15,12 +16,7 @@ export async function revokeKey(token: string, id: string): Promise<void> {
   await graphql(token, documents.revokeKey, { id });
 }
 
-export interface SupervisorsPage {
-  supervisors: Supervisor[];
-  tokens: Token[];
-  sessions: Session[];
-  accountAudit: AccountAuditRecord[];
-}
+export type SupervisorsPage = ConsoleSupervisorsQuery;
 
 export function listSupervisors(token: string): Promise<SupervisorsPage> {
   return graphql<SupervisorsPage>(token, documents.supervisors);

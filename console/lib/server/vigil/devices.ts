@@ -1,29 +1,45 @@
 import 'server-only';
 import { graphql } from '../transport';
+import { capabilities } from './capabilities';
 import { documents } from './documents';
-import type { Connection, DeviceDetail, DeviceRow, DeviceStatus, Facets } from './types';
+import type * as G from './generated';
+import type { BulkResult, DeviceDetail, DeviceSort, Facets } from './types';
 
-export interface DeviceFilter {
-  role?: string;
-  branch?: string;
-  status?: DeviceStatus;
-  userId?: string;
-  tag?: string;
+export type DeviceFilter = G.DeviceFilter;
+
+export interface DeviceQuery {
+  filter: DeviceFilter;
+  after: string | null;
+  first: number;
+  sort: DeviceSort;
 }
 
-export const DEVICE_PAGE_SIZE = 50;
-
-/** One page of devices, most recently seen first, with the filter choices in the same round trip. */
-export function listDevices(token: string, filter: DeviceFilter, after: string | null) {
-  return graphql<{ devices: Connection<DeviceRow>; facets: Facets }>(token, documents.devices, { filter, first: DEVICE_PAGE_SIZE, after });
+/**
+ * One page of devices with the filter choices in the same round trip. Against a server without the #16 additions
+ * (risk score, prefix search, more sorts) the basic listing is asked for and `extended` is false.
+ */
+export async function listDevices(token: string, query: DeviceQuery) {
+  const can = await capabilities(token);
+  const variables = { filter: query.filter, first: query.first, after: query.after, sort: query.sort };
+  if (can.deviceSearch) {
+    const data = await graphql<G.ConsoleDevicesQuery>(token, documents.devices, variables);
+    return { ...data, extended: true as const };
+  }
+  const { idPrefix, userIdPrefix, ...basicFilter } = query.filter;
+  const sort = query.sort === 'DEVICE_ID' || query.sort === 'LAST_SEEN_DESC' ? query.sort : 'LAST_SEEN_DESC';
+  // An older server knows neither prefix: the id prefix narrows nothing, a user prefix is taken as an exact id.
+  void idPrefix;
+  const filter = userIdPrefix ? { ...basicFilter, userId: userIdPrefix } : basicFilter;
+  const data = await graphql<G.ConsoleDevicesBasicQuery>(token, documents.devicesBasic, { ...variables, filter, sort });
+  return { ...data, devices: { ...data.devices, nodes: data.devices.nodes.map((d) => ({ ...d, riskScore: null })) }, extended: false as const };
 }
 
 export async function getFacets(token: string): Promise<Facets> {
-  return (await graphql<{ facets: Facets }>(token, documents.facets)).facets;
+  return (await graphql<G.ConsoleFacetsQuery>(token, documents.facets)).facets;
 }
 
 export async function getDevice(token: string, id: string): Promise<DeviceDetail | null> {
-  return (await graphql<{ device: DeviceDetail | null }>(token, documents.device, { id })).device;
+  return (await graphql<G.ConsoleDeviceQuery>(token, documents.device, { id })).device;
 }
 
 export type DeviceAction =
@@ -31,8 +47,25 @@ export type DeviceAction =
   | { type: 'reactivate'; reason: string }
   | { type: 'transfer'; newUserId: string };
 
-/** Runs a registry change as the signed-in supervisor; `by` records who asked, as the spec's routes do. */
-export async function changeDevice(token: string, deviceId: string, action: DeviceAction, by: string): Promise<void> {
-  if (action.type === 'transfer') await graphql(token, documents.transfer, { deviceId, newUserId: action.newUserId, by });
-  else await graphql(token, documents[action.type], { deviceId, reason: action.reason, by });
+type Changed = G.DeviceFieldsFragment;
+
+/**
+ * Runs a registry change as the signed-in supervisor; `by` records who asked, as the spec's routes do. Returns the
+ * device before and after, so the caller can say exactly what changed (or that nothing did).
+ */
+export async function changeDevice(token: string, deviceId: string, action: DeviceAction, by: string): Promise<{ before: Changed | null; after: Changed }> {
+  const before = (await graphql<G.ConsoleDeviceStateQuery>(token, documents.deviceState, { id: deviceId })).device;
+  let after: Changed;
+  if (action.type === 'transfer') after = (await graphql<G.ConsoleTransferMutation>(token, documents.transfer, { deviceId, newUserId: action.newUserId, by })).transferDevice;
+  else if (action.type === 'deactivate') after = (await graphql<G.ConsoleDeactivateMutation>(token, documents.deactivate, { deviceId, reason: action.reason, by })).deactivateDevice;
+  else after = (await graphql<G.ConsoleReactivateMutation>(token, documents.reactivate, { deviceId, reason: action.reason, by })).reactivateDevice;
+  return { before, after };
+}
+
+export type BulkAction = { type: 'deactivate'; reason: string } | { type: 'transfer'; newUserId: string };
+
+/** One mutation for many devices; the server answers per device (changed, unchanged, refused, not found). */
+export async function changeDevices(token: string, ids: string[], action: BulkAction, by: string): Promise<BulkResult[]> {
+  if (action.type === 'transfer') return (await graphql<G.ConsoleTransferManyMutation>(token, documents.transferMany, { ids, newUserId: action.newUserId, by })).transferDevices;
+  return (await graphql<G.ConsoleDeactivateManyMutation>(token, documents.deactivateMany, { ids, reason: action.reason, by })).deactivateDevices;
 }

@@ -1,73 +1,166 @@
 /**
- * Every GraphQL operation the console sends, in one place so a test can check them against the server's
- * checked-in schema (server/schema.graphql).
+ * Every GraphQL operation the console sends, in one place: graphql-codegen reads them (each is marked
+ * GraphQL for its tag plucker) to type their answers in generated.ts, and a test checks them against the schema.
+ * Fragments are written once and appended to each operation that spreads them.
  */
 
-const registration = `registration { userId role branch metadata status registeredAt associatedSince deactivatedAt deactivationReason deactivatedBy }`;
-const device = `id status firstSeen lastSeen handprintId model osVersion currentTags ${registration}`;
-const event = `id name identity deviceId handprintId ip userAgent tags riskScore properties occurredAt`;
-const facets = `facets { roles { value count } branches { value count } statuses { value count } tags { value count } }`;
-const key = `id kind name displayPrefix createdAt lastUsedAt revokedAt`;
-const supervisor = `id username role createdAt disabledAt`;
+const fragments: Record<string, string> = {
+  RegistrationFields: /* GraphQL */ `
+    fragment RegistrationFields on Registration {
+      userId role branch metadata status registeredAt associatedSince deactivatedAt deactivationReason deactivatedBy
+    }`,
+  DeviceFields: /* GraphQL */ `
+    fragment DeviceFields on Device {
+      id status firstSeen lastSeen handprintId model osVersion currentTags registration { ...RegistrationFields }
+    }`,
+  EventFields: /* GraphQL */ `
+    fragment EventFields on Event {
+      id name identity deviceId handprintId ip userAgent tags riskScore properties occurredAt
+    }`,
+  FacetFields: /* GraphQL */ `
+    fragment FacetFields on Facets {
+      roles { value count } branches { value count } statuses { value count } tags { value count }
+    }`,
+  KeyFields: /* GraphQL */ `
+    fragment KeyFields on Key { id kind name displayPrefix createdAt lastUsedAt revokedAt }`,
+  SupervisorFields: /* GraphQL */ `
+    fragment SupervisorFields on Supervisor { id username role createdAt disabledAt }`,
+  BulkResultFields: /* GraphQL */ `
+    fragment BulkResultFields on BulkDeviceResult { deviceId outcome message device { id status } }`,
+};
 
-export const documents = {
-  devices: `query ConsoleDevices($filter: DeviceFilter, $first: Int, $after: String) {
-    devices(filter: $filter, first: $first, after: $after, sort: LAST_SEEN_DESC) {
-      totalCount pageInfo { hasNextPage endCursor } nodes { ${device} }
+/** The operation with every fragment it uses, directly or through another fragment. */
+function withFragments(operation: string): string {
+  const used = new Set<string>();
+  const visit = (text: string) => {
+    for (const [, name] of text.matchAll(/\.\.\.([A-Za-z_]\w*)/g)) {
+      if (!name || used.has(name) || !fragments[name]) continue;
+      used.add(name);
+      visit(fragments[name]);
     }
-    ${facets}
-  }`,
-  facets: `query ConsoleFacets { ${facets} }`,
-  device: `query ConsoleDevice($id: ID!) {
-    device(id: $id) {
-      ${device}
-      history(first: 100) { id action fromUser toUser reason by actor { kind id name } at }
-      recentEvents(first: 100) { ${event} }
-    }
-  }`,
-  deactivate: `mutation ConsoleDeactivate($deviceId: ID!, $reason: String!, $by: String!) {
-    deactivateDevice(deviceId: $deviceId, reason: $reason, by: $by) { id status }
-  }`,
-  reactivate: `mutation ConsoleReactivate($deviceId: ID!, $reason: String!, $by: String!) {
-    reactivateDevice(deviceId: $deviceId, reason: $reason, by: $by) { id status }
-  }`,
-  transfer: `mutation ConsoleTransfer($deviceId: ID!, $newUserId: String!, $by: String!) {
-    transferDevice(deviceId: $deviceId, newUserId: $newUserId, by: $by) { id status }
-  }`,
-  events: `query ConsoleEvents($filter: EventFilter, $first: Int, $after: String) {
-    events(filter: $filter, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { ${event} } }
-  }`,
-  riskSummary: `query ConsoleRiskSummary($from: DateTimeISO!, $to: DateTimeISO!, $bucket: Bucket!) {
-    riskSummary(from: $from, to: $to, bucket: $bucket) { buckets { start eventCount meanScore tagCounts { tag count } } }
-  }`,
-  riskyShare: `query ConsoleRiskyShare($from: DateTimeISO!, $threshold: Float!) {
-    all: events(filter: { from: $from }, first: 1) { totalCount }
-    risky: events(filter: { from: $from, minScore: $threshold }, first: 1) { totalCount }
-  }`,
-  keys: `query ConsoleKeys { keys { ${key} } }`,
-  createKey: `mutation ConsoleCreateKey($kind: KeyKind!, $name: String!) { createKey(kind: $kind, name: $name) { secret key { ${key} } } }`,
-  revokeKey: `mutation ConsoleRevokeKey($id: ID!) { revokeKey(id: $id) { id revokedAt } }`,
-  supervisors: `query ConsoleSupervisors {
-    supervisors { ${supervisor} }
-    tokens { id name username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
-    sessions(active: true) { id username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
-    accountAudit(first: 50) { id action username actor { kind id name } detail at }
-  }`,
-  createSupervisor: `mutation ConsoleCreateSupervisor($username: String!, $role: SupervisorRole!) {
-    createSupervisor(username: $username, role: $role) { password supervisor { ${supervisor} } }
-  }`,
-  createToken: `mutation ConsoleCreateToken($username: String!, $name: String!, $expiresInDays: Int) {
-    createToken(username: $username, name: $name, expiresInDays: $expiresInDays) { id token expiresAt }
-  }`,
-  disableSupervisor: `mutation ConsoleDisableSupervisor($username: String!) { disableSupervisor(username: $username) { ${supervisor} } }`,
-  enableSupervisor: `mutation ConsoleEnableSupervisor($username: String!) { enableSupervisor(username: $username) { ${supervisor} } }`,
-  deleteSupervisor: `mutation ConsoleDeleteSupervisor($username: String!) { deleteSupervisor(username: $username) { ${supervisor} } }`,
-  resetSupervisorPassword: `mutation ConsoleResetSupervisorPassword($username: String!) {
-    resetSupervisorPassword(username: $username) { password sessionsRevoked supervisor { ${supervisor} } }
-  }`,
-  setSupervisorRole: `mutation ConsoleSetSupervisorRole($username: String!, $role: SupervisorRole!) {
-    setSupervisorRole(username: $username, role: $role) { ${supervisor} }
-  }`,
-  revokeSession: `mutation ConsoleRevokeSession($id: ID!) { revokeSession(id: $id) { id revokedAt } }`,
-  revokeToken: `mutation ConsoleRevokeToken($id: ID!) { revokeToken(id: $id) { id revokedAt } }`,
-} as const;
+  };
+  visit(operation);
+  return [operation, ...[...used].map((n) => fragments[n])].join('\n');
+}
+
+const operations = {
+  /** What the connected server offers of the #16 additions, so the console works against an older server too. */
+  capabilities: /* GraphQL */ `
+    query ConsoleCapabilities {
+      device: __type(name: "Device") { fields { name } }
+      deviceFilter: __type(name: "DeviceFilter") { inputFields { name } }
+      query: __type(name: "Query") { fields { name } }
+      mutation: __type(name: "Mutation") { fields { name } }
+      subscription: __type(name: "Subscription") { fields { name } }
+    }`,
+  devices: /* GraphQL */ `
+    query ConsoleDevices($filter: DeviceFilter, $first: Int, $after: String, $sort: DeviceSort) {
+      devices(filter: $filter, first: $first, after: $after, sort: $sort) {
+        totalCount pageInfo { hasNextPage endCursor } nodes { ...DeviceFields riskScore }
+      }
+      facets { ...FacetFields }
+    }`,
+  /** The same listing for a server without risk scores and prefix search. */
+  devicesBasic: /* GraphQL */ `
+    query ConsoleDevicesBasic($filter: DeviceFilter, $first: Int, $after: String, $sort: DeviceSort) {
+      devices(filter: $filter, first: $first, after: $after, sort: $sort) {
+        totalCount pageInfo { hasNextPage endCursor } nodes { ...DeviceFields }
+      }
+      facets { ...FacetFields }
+    }`,
+  facets: /* GraphQL */ `query ConsoleFacets { facets { ...FacetFields } }`,
+  device: /* GraphQL */ `
+    query ConsoleDevice($id: ID!) {
+      device(id: $id) {
+        ...DeviceFields
+        history(first: 100) { id action fromUser toUser reason by actor { kind id name } at }
+        recentEvents(first: 100) { ...EventFields }
+      }
+    }`,
+  /** A device's registry state alone, read before a change so the feedback can say what the change did. */
+  deviceState: /* GraphQL */ `query ConsoleDeviceState($id: ID!) { device(id: $id) { ...DeviceFields } }`,
+  deactivate: /* GraphQL */ `
+    mutation ConsoleDeactivate($deviceId: ID!, $reason: String!, $by: String!) {
+      deactivateDevice(deviceId: $deviceId, reason: $reason, by: $by) { ...DeviceFields }
+    }`,
+  reactivate: /* GraphQL */ `
+    mutation ConsoleReactivate($deviceId: ID!, $reason: String!, $by: String!) {
+      reactivateDevice(deviceId: $deviceId, reason: $reason, by: $by) { ...DeviceFields }
+    }`,
+  transfer: /* GraphQL */ `
+    mutation ConsoleTransfer($deviceId: ID!, $newUserId: String!, $by: String!) {
+      transferDevice(deviceId: $deviceId, newUserId: $newUserId, by: $by) { ...DeviceFields }
+    }`,
+  deactivateMany: /* GraphQL */ `
+    mutation ConsoleDeactivateMany($ids: [ID!]!, $reason: String!, $by: String!) {
+      deactivateDevices(ids: $ids, reason: $reason, by: $by) { ...BulkResultFields }
+    }`,
+  transferMany: /* GraphQL */ `
+    mutation ConsoleTransferMany($ids: [ID!]!, $newUserId: String!, $by: String!) {
+      transferDevices(ids: $ids, newUserId: $newUserId, by: $by) { ...BulkResultFields }
+    }`,
+  events: /* GraphQL */ `
+    query ConsoleEvents($filter: EventFilter, $first: Int, $after: String) {
+      events(filter: $filter, first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { ...EventFields } }
+    }`,
+  riskSummary: /* GraphQL */ `
+    query ConsoleRiskSummary($from: DateTimeISO!, $to: DateTimeISO!, $bucket: Bucket!) {
+      riskSummary(from: $from, to: $to, bucket: $bucket) { buckets { start eventCount meanScore tagCounts { tag count } } }
+    }`,
+  riskyShare: /* GraphQL */ `
+    query ConsoleRiskyShare($from: DateTimeISO!, $threshold: Float!) {
+      all: events(filter: { from: $from }, first: 1) { totalCount }
+      risky: events(filter: { from: $from, minScore: $threshold }, first: 1) { totalCount }
+    }`,
+  eventStats: /* GraphQL */ `
+    query ConsoleEventStats($filter: EventFilter, $groupBy: [EventGroupKey!]!, $bucket: TimeBucket, $timeZone: String) {
+      eventStats(filter: $filter, groupBy: $groupBy, bucket: $bucket, timeZone: $timeZone) {
+        bucket tag event branch role userId count meanScore maxScore distinctDevices
+      }
+    }`,
+  deviceStats: /* GraphQL */ `
+    query ConsoleDeviceStats($filter: DeviceFilter, $groupBy: [DeviceGroupKey!]!) {
+      deviceStats(filter: $filter, groupBy: $groupBy) { status role branch tag count }
+    }`,
+  eventAdded: /* GraphQL */ `
+    subscription ConsoleEventAdded($filter: EventFilter) { eventAdded(filter: $filter) { ...EventFields } }`,
+  keys: /* GraphQL */ `query ConsoleKeys { keys { ...KeyFields } }`,
+  createKey: /* GraphQL */ `
+    mutation ConsoleCreateKey($kind: KeyKind!, $name: String!) { createKey(kind: $kind, name: $name) { secret key { ...KeyFields } } }`,
+  revokeKey: /* GraphQL */ `mutation ConsoleRevokeKey($id: ID!) { revokeKey(id: $id) { id revokedAt } }`,
+  supervisors: /* GraphQL */ `
+    query ConsoleSupervisors {
+      supervisors { ...SupervisorFields }
+      tokens { id name username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
+      sessions(active: true) { id username displayPrefix createdAt expiresAt lastUsedAt revokedAt }
+      accountAudit(first: 50) { id action username actor { kind id name } detail at }
+    }`,
+  createSupervisor: /* GraphQL */ `
+    mutation ConsoleCreateSupervisor($username: String!, $role: SupervisorRole!) {
+      createSupervisor(username: $username, role: $role) { password supervisor { ...SupervisorFields } }
+    }`,
+  createToken: /* GraphQL */ `
+    mutation ConsoleCreateToken($username: String!, $name: String!, $expiresInDays: Int) {
+      createToken(username: $username, name: $name, expiresInDays: $expiresInDays) { id token expiresAt }
+    }`,
+  disableSupervisor: /* GraphQL */ `
+    mutation ConsoleDisableSupervisor($username: String!) { disableSupervisor(username: $username) { ...SupervisorFields } }`,
+  enableSupervisor: /* GraphQL */ `
+    mutation ConsoleEnableSupervisor($username: String!) { enableSupervisor(username: $username) { ...SupervisorFields } }`,
+  deleteSupervisor: /* GraphQL */ `
+    mutation ConsoleDeleteSupervisor($username: String!) { deleteSupervisor(username: $username) { ...SupervisorFields } }`,
+  resetSupervisorPassword: /* GraphQL */ `
+    mutation ConsoleResetSupervisorPassword($username: String!) {
+      resetSupervisorPassword(username: $username) { password sessionsRevoked supervisor { ...SupervisorFields } }
+    }`,
+  setSupervisorRole: /* GraphQL */ `
+    mutation ConsoleSetSupervisorRole($username: String!, $role: SupervisorRole!) {
+      setSupervisorRole(username: $username, role: $role) { ...SupervisorFields }
+    }`,
+  revokeSession: /* GraphQL */ `mutation ConsoleRevokeSession($id: ID!) { revokeSession(id: $id) { id revokedAt } }`,
+  revokeToken: /* GraphQL */ `mutation ConsoleRevokeToken($id: ID!) { revokeToken(id: $id) { id revokedAt } }`,
+};
+
+export type OperationName = keyof typeof operations;
+
+export const documents = Object.fromEntries(Object.entries(operations).map(([k, v]) => [k, withFragments(v)])) as Record<OperationName, string>;

@@ -7,13 +7,19 @@ import { FeedbackProvider } from '../../../../components/feedback';
 import { currentViewer, withSession } from '../../../../lib/server/session';
 import { getDevice } from '../../../../lib/server/vigil/devices';
 import type { AuditRecord } from '../../../../lib/server/vigil/types';
+import { deviceIdFrom } from '../../../../lib/shared/device-href';
 import { formatDateTime, formatRelative } from '../../../../lib/shared/format';
+import { timeZone } from '../../../../lib/server/time-zone';
 import { DeviceActions } from './device-actions';
 
 type Params = Promise<{ id: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
-export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  return { title: `Device ${decodeURIComponent((await params).id)}` };
+// Next has decoded the segment once already; decoding it again broke ids with `%` (issue #16).
+const idOf = async (params: Params, searchParams: Search) => deviceIdFrom((await params).id, (await searchParams).id);
+
+export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: Search }): Promise<Metadata> {
+  return { title: `Device ${await idOf(params, searchParams)}` };
 }
 
 const actionLabels: Record<AuditRecord['action'], string> = {
@@ -28,15 +34,16 @@ function Value({ children }: { children: React.ReactNode }) {
   return children === null || children === undefined || children === '' ? <span className="muted">—</span> : <>{children}</>;
 }
 
-export default async function DevicePage({ params }: { params: Params }) {
-  const id = decodeURIComponent((await params).id);
+export default async function DevicePage({ params, searchParams }: { params: Params; searchParams: Search }) {
+  const id = await idOf(params, searchParams);
+  const tz = await timeZone();
   const [viewer, device] = await Promise.all([currentViewer(), withSession((token) => getDevice(token, id))]);
   if (!device) notFound();
   const reg = device.registration;
   const now = new Date();
   const scores = [...device.recentEvents]
     .reverse()
-    .map((e) => ({ label: formatDateTime(e.occurredAt).slice(5, 16), score: e.riskScore }));
+    .map((e) => ({ label: formatDateTime(e.occurredAt, tz).slice(5, 16), score: e.riskScore }));
   const metadata = Object.entries(reg?.metadata ?? {});
 
   return (
@@ -50,7 +57,7 @@ export default async function DevicePage({ params }: { params: Params }) {
             <span className="mono" style={{ fontSize: 20 }}>{device.id}</span> <StatusBadge status={device.status} />
           </h1>
           <p>
-            Last seen {formatRelative(device.lastSeen, now)} · first seen {formatDateTime(device.firstSeen)}
+            Last seen {formatRelative(device.lastSeen, now)} · first seen {formatDateTime(device.firstSeen, tz)}
           </p>
         </div>
         {viewer.canManageDevices && device.status !== 'UNREGISTERED' && (
@@ -72,14 +79,14 @@ export default async function DevicePage({ params }: { params: Params }) {
               <dt>Status</dt>
               <dd><StatusBadge status={reg.status} /></dd>
               <dt>Registered</dt>
-              <dd>{formatDateTime(reg.registeredAt)}</dd>
+              <dd>{formatDateTime(reg.registeredAt, tz)}</dd>
               <dt>User since</dt>
-              <dd>{formatDateTime(reg.associatedSince)}</dd>
+              <dd>{formatDateTime(reg.associatedSince, tz)}</dd>
               {reg.status === 'DEACTIVATED' && (
                 <>
                   <dt>Deactivated</dt>
                   <dd>
-                    {formatDateTime(reg.deactivatedAt)}
+                    {formatDateTime(reg.deactivatedAt, tz)}
                     {reg.deactivatedBy ? ` by ${reg.deactivatedBy}` : ''}
                   </dd>
                   <dt>Reason</dt>
@@ -148,7 +155,7 @@ export default async function DevicePage({ params }: { params: Params }) {
               <tbody>
                 {device.recentEvents.map((e) => (
                   <tr key={e.id}>
-                    <td>{formatDateTime(e.occurredAt)}</td>
+                    <td>{formatDateTime(e.occurredAt, tz)}</td>
                     <td>{e.name}</td>
                     <td><Value>{e.identity}</Value></td>
                     <td className="num"><Score value={e.riskScore} /></td>
@@ -188,7 +195,7 @@ export default async function DevicePage({ params }: { params: Params }) {
               <tbody>
                 {device.history.map((a) => (
                   <tr key={a.id}>
-                    <td>{formatDateTime(a.at)}</td>
+                    <td>{formatDateTime(a.at, tz)}</td>
                     <td>{actionLabels[a.action] ?? a.action}</td>
                     <td>
                       {a.fromUser && a.toUser && a.fromUser !== a.toUser ? (

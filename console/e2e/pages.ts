@@ -1,0 +1,73 @@
+import { request } from 'node:http';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { hasText } from './eventually';
+import { CONSOLE_DIR } from './processes';
+import type { Account, Stack } from './stack';
+
+export const SHOTS = join(CONSOLE_DIR, 'test-results');
+
+/**
+ * A fresh browser context on the console. Every address it asks for outside the console is pushed to `foreign`
+ * (a test checks it stays empty: no CDN, font or direct API call).
+ */
+export async function openPage(browser: Browser, stack: Stack, foreign: string[], options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...options, baseURL: stack.console.url });
+  if (options.javaScriptEnabled !== false) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console.url });
+  context.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(`${stack.console.url}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
+  return { context, page: await context.newPage() };
+}
+
+export async function signIn(page: Page, account: Account, path = '/') {
+  await page.goto(path);
+  await page.waitForURL(/\/login/);
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await hasText(page.getByTestId('signed-in-user'), account.username);
+}
+
+/** Signs in through the API and hands the context the session cookie, as the login form would have. */
+export async function signInByCookie(context: BrowserContext, stack: Stack, account: Account) {
+  const response = await fetch(`${stack.vigil.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
+  const { token } = (await response.json()) as { token: string };
+  await context.addCookies([{ name: 'vigil_session', value: token, url: stack.console.url, httpOnly: true, sameSite: 'Lax' }]);
+}
+
+export async function shot(page: Page, name: string) {
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The texts of the devices table's column with this heading (the columns depend on what the server offers). */
+export async function columnTexts(page: Page, heading: string): Promise<string[]> {
+  const headings = (await page.locator('[data-testid="devices-table"] thead th').allTextContents()).map((t) => t.trim());
+  const column = headings.findIndex((h) => h.startsWith(heading)) + 1;
+  if (column === 0) throw new Error(`no "${heading}" column in ${JSON.stringify(headings)}`);
+  return page.locator(`[data-testid="devices-table"] tbody tr td:nth-child(${column})`).allTextContents();
+}
+
+/**
+ * A device-side call with any device id, `.` and `..` included: fetch (WHATWG URL) would resolve those segments
+ * even percent-encoded, node:http sends the path as written.
+ */
+export function deviceCall(stack: Stack, method: 'GET' | 'POST', deviceId: string, tail: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const segment = encodeURIComponent(deviceId).replace(/\./g, '%2E');
+  const url = new URL(stack.vigil.url);
+  return new Promise((done, fail) => {
+    const req = request(
+      { host: url.hostname, port: url.port, method, path: `/devices/${segment}/${tail}`, headers: { authorization: `Bearer ${stack.keys.client}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => done({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+      },
+    );
+    req.on('error', fail);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
