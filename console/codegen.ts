@@ -2,9 +2,8 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 import { consoleSchema } from './codegen/schema';
 
 /**
- * `pnpm --filter @vigil/console codegen`: TypeScript types of the schema and of every operation in
- * lib/server/vigil/documents.ts. The schema is server/schema.graphql plus the not-yet-served part of
- * graphql/contract.graphql (see codegen/schema.ts). documents.test.ts fails when generated.ts is not current.
+ * `pnpm --filter @vigil/console codegen`: TypeScript types of every operation in lib/server/vigil/documents.ts,
+ * from server/schema.graphql. documents.test.ts fails when generated.ts is not current.
  */
 export const codegenConfig: CodegenConfig = {
   overwrite: true,

@@ -27,6 +27,7 @@ export type Bucket =
   | 'DAY'
   | 'HOUR';
 
+/** CHANGED: the move was applied; UNCHANGED: the device already was so (nothing written); REFUSED: the registry refused it (e.g. not registered); NOT_FOUND: no such device. */
 export type BulkOutcome =
   | 'CHANGED'
   | 'NOT_FOUND'
@@ -36,22 +37,25 @@ export type BulkOutcome =
 export type DeviceFilter = {
   /** Registration metadata branch. */
   branch?: string | null | undefined;
+  /** Device ids starting with this text (case-sensitive; % and _ are literal). */
   idPrefix?: string | null | undefined;
   role?: string | null | undefined;
   status?: DeviceStatus | null | undefined;
   /** A tag of the device's latest event. */
   tag?: string | null | undefined;
   userId?: string | null | undefined;
+  /** Registered user ids starting with this text (case-sensitive; % and _ are literal). */
   userIdPrefix?: string | null | undefined;
 };
 
+/** What deviceStats groups by. TAG: the tags of the device's latest event (a device counts under each; without any, under null). */
 export type DeviceGroupKey =
   | 'BRANCH'
   | 'ROLE'
   | 'STATUS'
   | 'TAG';
 
-/** Order of a device listing; never-seen devices sort last by LAST_SEEN_DESC. */
+/** Order of a device listing (ties by id); never-seen devices sort last by last seen and by risk, in both directions. */
 export type DeviceSort =
   | 'DEVICE_ID'
   | 'LAST_SEEN_ASC'
@@ -65,8 +69,9 @@ export type DeviceStatus =
   | 'DEACTIVATED'
   | 'UNREGISTERED';
 
-/** Every field narrows the listing; from is inclusive, to exclusive (event time). */
+/** Every field narrows the events; from is inclusive, to exclusive (of the time timeField names). */
 export type EventFilter = {
+  /** The device's registration metadata.branch when the event was answered. */
   branch?: string | null | undefined;
   deviceId?: string | null | undefined;
   /** Event name. */
@@ -74,15 +79,20 @@ export type EventFilter = {
   from?: string | null | undefined;
   handprintId?: string | null | undefined;
   identity?: string | null | undefined;
+  /** Inclusive. */
   maxScore?: number | null | undefined;
+  /** Inclusive. */
   minScore?: number | null | undefined;
+  /** The device's registered role when the event was answered. */
   role?: string | null | undefined;
   tag?: string | null | undefined;
   timeField?: EventTimeField | null | undefined;
   to?: string | null | undefined;
+  /** The user the device was registered to when the event was answered. */
   userId?: string | null | undefined;
 };
 
+/** What eventStats groups by. TAG: an event counts under each of its tags (an event without tags under null). BRANCH, ROLE, USER: the device's registration when the event was answered. */
 export type EventGroupKey =
   | 'BRANCH'
   | 'EVENT'
@@ -90,6 +100,7 @@ export type EventGroupKey =
   | 'TAG'
   | 'USER';
 
+/** Which time a filter's from/to bound: OCCURRED, the event's own time (an offline event's can be days old); RECEIVED, when Vigil received it. */
 export type EventTimeField =
   | 'OCCURRED'
   | 'RECEIVED';
@@ -105,6 +116,7 @@ export type SupervisorRole =
   | 'SUPERVISOR'
   | 'VIEWER';
 
+/** Width of an eventStats time bucket, in its time zone; weeks start on Monday. */
 export type TimeBucket =
   | 'DAY'
   | 'HOUR'
