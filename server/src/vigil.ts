@@ -9,6 +9,7 @@ import { Metrics } from './http/metrics.js';
 import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { RetentionJob } from './retention/job.js';
 import { createStages } from './risk/stages.js';
 
 export interface Vigil {
@@ -16,6 +17,8 @@ export interface Vigil {
   database: DatabaseHandle;
   keys: KeyStore;
   ingestor: Ingestor;
+  /** The daily retention run (partitions ahead, old ones dropped). */
+  retention: RetentionJob;
   /** Stops accepting requests, commits what is in flight, writes key usage, closes the database. */
   close(): Promise<void>;
 }
@@ -51,6 +54,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     () => app.log.info('key revocation channel restored; key cache enabled'),
   );
   for (const stage of stages) stage.start?.(app.log);
+  const retention = new RetentionJob({ db: database.db, retentionDays: env.VIGIL_RETENTION_DAYS, log: app.log });
+  retention.start();
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
   }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
@@ -62,9 +67,11 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     database,
     keys,
     ingestor,
+    retention,
     close() {
       closed ??= (async () => {
         clearInterval(usageTimer);
+        await retention.close();
         await app.close();
         await ingestor.drain();
         await Promise.all(stages.map((stage) => stage.close?.()));
