@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../behaviors/test-config.js';
 import type { Db } from '../db/handle.js';
 import { rows } from '../db/rows.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
-import { testDrivers } from '../test-support/databases.js';
+import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { EVENTS, POINTS, listPartitions, partitionAt, partitionStart } from './partitions.js';
-import { runRetention, type RetentionOptions, type RetentionReport } from './run.js';
+import { RETENTION_LOCK_KEY, runRetention, type RetentionOptions, type RetentionReport } from './run.js';
 import { storageStats } from './stats.js';
 
 const DAY = 86_400_000;
@@ -21,15 +22,20 @@ async function retention(db: Db, options: RetentionOptions): Promise<RetentionRe
 const scalar = async (db: Db, query: ReturnType<typeof sql>) => Number((await rows<{ n: number }>(db, query))[0]!.n);
 
 describe.each(testDrivers())('partitions and retention on %s', (driver) => {
+  let testDb: TestDatabase;
   let server: TestVigil;
   let db: Db;
   beforeAll(async () => {
-    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }) });
+    testDb = await createTestDatabase(driver);
+    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }) }, testDb);
     db = server.database.db;
     // The server's own run at start would otherwise race the runs below (and drop what they made in the past).
     await server.vigil.retention.firstRun;
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    await testDb?.drop();
+  });
 
   const send = async (properties: Record<string, unknown>, identity = `${driver}-user`) => {
     const res = await server.post('/events', { event: 'login', identity, properties });
@@ -126,6 +132,21 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     expect(after.bytes).toBeLessThan(before.bytes);
     expect(before.bytes - after.bytes).toBeGreaterThanOrEqual(report.dropped.filter((d) => d.table === 'events').reduce((s, d) => s + d.bytes, 0));
     expect(await scalar(db, sql`SELECT count(*)::int AS n FROM event_keys WHERE idempotency_key LIKE 'old-%'`)).toBe(0);
+  });
+
+  // PGlite is one process: only PostgreSQL has others to keep out.
+  if (driver === 'postgres') it('runs in one process at a time: another that holds the lock makes this run skip', async () => {
+    const other = new pg.Client({ connectionString: testDb.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
+      const skipped = await runRetention(db, { retentionDays: 1 });
+      expect(skipped).toMatchObject({ ran: false, created: [], dropped: [] });
+      await other.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+      expect((await runRetention(db, { retentionDays: 365 })).ran).toBe(true);
+    } finally {
+      await other.end();
+    }
   });
 
   it('creates the partitions ahead as time goes on, and moves rows the default held in their range', async () => {

@@ -6,7 +6,7 @@ import { EVENTS, POINTS, PARTITIONED, bound, ensurePartition, listPartitions, pa
 const DAY_MS = 86_400_000;
 
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
-const RETENTION_LOCK_KEY = 0x76_72_65_74; // "vret"
+export const RETENTION_LOCK_KEY = 0x76_72_65_74; // "vret"
 
 /** Points a little older than the longest window are kept, so an event a few minutes late still finds its edges. */
 const POINTS_MARGIN_MS = DAY_MS;
@@ -73,17 +73,23 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
       result.eventsCutoff = new Date(cutoff).toISOString();
       const dropped = await dropBefore(tx, EVENTS, cutoff);
       result.dropped.push(...dropped);
+      // Every event before the oldest partition still attached is gone now, or goes with the default's rows below.
+      const kept = (await listPartitions(tx, EVENTS))[0];
+      const keysCutoff = Math.min(cutoff, kept ? kept.start : cutoff);
+      // One statement, one snapshot: a late event committed meanwhile keeps both its row and its key.
       const [{ deleted, keys }] = (await rows<{ deleted: number; keys: number }>(
         tx,
         sql`WITH gone AS (DELETE FROM events_default WHERE occurred_at < ${bound(EVENTS, cutoff)} RETURNING key_id, idempotency_key),
-                 keys AS (DELETE FROM event_keys k USING gone g WHERE k.key_id = g.key_id AND k.idempotency_key = g.idempotency_key RETURNING 1)
-            SELECT (SELECT count(*) FROM gone)::int AS deleted, (SELECT count(*) FROM keys)::int AS keys`,
+                 older AS (DELETE FROM event_keys WHERE occurred_at < ${bound(EVENTS, keysCutoff)} RETURNING 1),
+                 theirs AS (DELETE FROM event_keys k USING gone g
+                            WHERE k.key_id = g.key_id AND k.idempotency_key = g.idempotency_key
+                              AND k.occurred_at >= ${bound(EVENTS, keysCutoff)}
+                            RETURNING 1)
+            SELECT (SELECT count(*) FROM gone)::int AS deleted,
+                   ((SELECT count(*) FROM older) + (SELECT count(*) FROM theirs))::int AS keys`,
       )) as [{ deleted: number; keys: number }];
       result.deletedRows.events_default = deleted;
-      // Every event before the oldest partition still attached is gone now (dropped, or deleted from the default).
-      const kept = (await listPartitions(tx, EVENTS))[0];
-      const keysCutoff = Math.min(cutoff, kept ? kept.start : cutoff);
-      result.deletedRows.event_keys = keys + (await count(tx, sql`DELETE FROM event_keys WHERE occurred_at < ${bound(EVENTS, keysCutoff)}`));
+      result.deletedRows.event_keys = keys;
     }
     return result;
   });
