@@ -8,6 +8,7 @@ import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { EVENTS, POINTS, listPartitions, partitionAt, partitionStart } from './partitions.js';
 import { RETENTION_LOCK_KEY, runRetention, type RetentionOptions, type RetentionReport } from './run.js';
+import { RetentionJob } from './job.js';
 import { storageStats } from './stats.js';
 
 const DAY = 86_400_000;
@@ -147,6 +148,17 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     } finally {
       await other.end();
     }
+  });
+
+  it('the daily job runs at start and logs what it did', async () => {
+    const lines: string[] = [];
+    const log = { info: (_: object, msg: string) => lines.push(msg), warn: (_: object, msg: string) => lines.push(`WARN ${msg}`), error() {} };
+    const job = new RetentionJob({ db, retentionDays: 365, log });
+    job.start();
+    await job.firstRun;
+    await job.close();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^retention: events kept from \d{4}-.*behavior points from \d{4}-/);
   });
 
   it('creates the partitions ahead as time goes on, and moves rows the default held in their range', async () => {
