@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { eventBody } from './bodies.js';
+import { HISTORY_BEHAVIORS } from './history-behaviors.js';
 import { freePort, throwawayDatabase, waitHealthy } from './targets.js';
 
 /**
@@ -21,13 +22,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
 
-const behaviors = [
-  { name: 'tx_count_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600, filters: ['transfer'] },
-  { name: 'tx_sum_24h', group_by: 'identity', operation: 'sum', field: 'properties.amount', window_duration_seconds: 86400, filters: ['transfer'] },
-  { name: 'events_per_device_1h', group_by: 'device_id', operation: 'count', window_duration_seconds: 3600 },
-  { name: 'ips_per_identity_24h', group_by: 'identity', operation: 'unique', field: 'ip_address', window_duration_seconds: 86400 },
-  { name: 'recipients_7d', group_by: 'identity', operation: 'unique', field: 'properties.recipient', window_duration_seconds: 604800, filters: ['transfer'], return_values: true },
-];
+const behaviors = HISTORY_BEHAVIORS;
 
 const database = await throwawayDatabase('vigil_history');
 const configPath = join(mkdtempSync(join(tmpdir(), 'vigil-history-')), 'vigil.json');

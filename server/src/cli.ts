@@ -7,6 +7,7 @@ import { parseArgs, UsageError } from './cli/args.js';
 import { keysCommand } from './cli/keys.js';
 import { intelCommand } from './cli/intel.js';
 import { serve } from './cli/serve.js';
+import { retentionCommand, statsCommand } from './cli/storage.js';
 import { supervisorsCommand, tokensCommand } from './cli/supervisors.js';
 
 const USAGE = `Usage: vigil <command>
@@ -17,6 +18,8 @@ const USAGE = `Usage: vigil <command>
   keys list [--json]                              list keys (never the secret)
   keys revoke ID                                  revoke a key at once
   intel update [--only LIST]                      download the public IP lists into the paths in VIGIL_CONFIG
+  retention run [--json]                          create partitions ahead and drop what VIGIL_RETENTION_DAYS no longer keeps
+  stats [--json]                                  rows and bytes per table, and bytes per stored event
   supervisors create --username U --role admin|supervisor|viewer [--password-stdin] [--json]
                                                   create a console/API account; the password is shown only here
   supervisors list [--json]                       list supervisor accounts
@@ -53,6 +56,10 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(args);
     case 'intel':
       return intelCommand(args);
+    case 'retention':
+      return retentionCommand(args);
+    case 'stats':
+      return statsCommand(args);
     case 'supervisors':
       return supervisorsCommand(args);
     case 'tokens':

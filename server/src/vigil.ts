@@ -10,6 +10,7 @@ import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { EventFeed } from './live/event-feed.js';
+import { RetentionJob } from './retention/job.js';
 import { createStages } from './risk/stages.js';
 
 export interface Vigil {
@@ -19,6 +20,8 @@ export interface Vigil {
   ingestor: Ingestor;
   /** What `eventAdded` subscribers read. */
   feed: EventFeed;
+  /** The daily retention run (partitions ahead, old ones dropped). */
+  retention: RetentionJob;
   /** Stops accepting requests, commits what is in flight, writes key usage, closes the database. */
   close(): Promise<void>;
 }
@@ -62,6 +65,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     () => app.log.info('key revocation channel restored; key cache enabled'),
   );
   for (const stage of stages) stage.start?.(app.log);
+  const retention = new RetentionJob({ db: database.db, retentionDays: env.VIGIL_RETENTION_DAYS, log: app.log });
+  retention.start();
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
   }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
@@ -74,9 +79,11 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     keys,
     ingestor,
     feed,
+    retention,
     close() {
       closed ??= (async () => {
         clearInterval(usageTimer);
+        await retention.close();
         await app.close();
         await ingestor.drain();
         await feed.stop();

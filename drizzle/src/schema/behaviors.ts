@@ -46,7 +46,8 @@ export const behaviorDefinitions = pgTable(
 
 /**
  * One row per (event, behavior) the event matched: the exact record used for the partial buckets at a window's
- * edges. It is an index of events per behavior and group, so edge reads are index range scans.
+ * edges. It is an index of events per behavior and group, so edge reads are index range scans. Partitioned by day
+ * of `at` (migration 0005): retention drops the days older than the longest enabled window.
  */
 export const behaviorPoints = pgTable(
   'behavior_points',

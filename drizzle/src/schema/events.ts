@@ -4,23 +4,27 @@ import {
   index,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
-  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { apiKeys } from './keys.js';
 
-/** Every event Vigil answered, stored before its answer was sent. */
+/**
+ * Every event Vigil answered, stored before its answer was sent. Partitioned by month of `occurred_at` (migration
+ * 0005, which drizzle cannot express): retention drops whole months, so the primary key carries `occurred_at` and
+ * idempotency lives in `event_keys`.
+ */
 export const events = pgTable(
   'events',
   {
     /** Vigil's time-sortable id (`evt_…`), returned as `event_id`. */
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     /** The key that submitted the event; idempotency is scoped to it. */
     keyId: text('key_id')
       .notNull()
       .references(() => apiKeys.id),
-    /** Caller's `event_id` property or `Idempotency-Key` header; a repeat returns the stored response. */
+    /** Caller's `event_id` property or `Idempotency-Key` header; unique per key through `event_keys`. */
     idempotencyKey: text('idempotency_key'),
     /** Event name chosen by the caller (`login`, `transfer`, …). */
     name: text('name').notNull(),
@@ -44,13 +48,13 @@ export const events = pgTable(
     riskScore: doublePrecision('risk_score').notNull(),
     /** The full insights body that was answered, replayed verbatim for idempotent retries. */
     response: jsonb('response').$type<Record<string, unknown>>().notNull(),
-    /** When the event happened (magic property `timestamp`, default: receipt time). */
+    /** When the event happened (magic property `timestamp`, default: receipt time); the partition key. */
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
     /** When Vigil received the event. */
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    uniqueIndex('events_key_idempotency_uq').on(t.keyId, t.idempotencyKey),
+    primaryKey({ name: 'events_pkey', columns: [t.id, t.occurredAt] }),
     index('events_device_occurred_idx').on(t.deviceId, t.occurredAt),
     index('events_identity_occurred_idx').on(t.identity, t.occurredAt),
     index('events_handprint_occurred_idx').on(t.handprintId, t.occurredAt),
@@ -61,6 +65,26 @@ export const events = pgTable(
     /** The device's registration branch when the event was answered (reporting filter `branch`). */
     index('events_registered_branch_idx').on(sql`(${t.response}->'device'->'metadata'->>'branch')`, t.occurredAt),
   ],
+);
+
+/**
+ * One row per idempotency key ever used, kept as long as its event: a partitioned table can only enforce uniqueness
+ * that includes the partition key, and a retry without a timestamp gets another `occurred_at`, so the guarantee that
+ * a retried event counts once lives here, in one unpartitioned table. Retention deletes the rows of dropped events.
+ */
+export const eventKeys = pgTable(
+  'event_keys',
+  {
+    /** The key that submitted the event. */
+    keyId: text('key_id').notNull(),
+    /** Caller's `event_id` property or `Idempotency-Key` header. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** The stored event answered for this key. */
+    eventId: text('event_id').notNull(),
+    /** The event's `occurred_at`: finds its partition, and tells retention when the key goes with it. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'event_keys_pkey', columns: [t.keyId, t.idempotencyKey] }), index('event_keys_occurred_idx').on(t.occurredAt)],
 );
 
 export type EventRow = typeof events.$inferSelect;

@@ -84,6 +84,8 @@ export const envSchema = z.object({
   VIGIL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Days within which events under two identities (or a refused registration) make a device `multi_user`. */
   VIGIL_MULTI_USER_WINDOW_DAYS: int(1, 3650).default(30),
+  /** Events older than this many days (by their own time) are dropped by the daily retention run; 0 keeps them forever. */
+  VIGIL_RETENTION_DAYS: int(0, 36_500).default(365),
   /** Lifetime of a console session from POST /api/auth/login, in hours. */
   VIGIL_SESSION_TTL_HOURS: int(1, 24 * 90).default(12),
   /**

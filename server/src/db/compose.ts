@@ -46,13 +46,16 @@ export async function readAll(db: Queryable, parts: readonly Sql[]): Promise<unk
 /**
  * Runs data-modifying statements as CTEs of one statement (one round trip, one commit when not in a transaction)
  * and returns the rows of `main`. PostgreSQL runs every data-modifying CTE to completion, read or not, with one
- * snapshot: the parts must not touch the same row twice.
+ * snapshot: the parts must not touch the same row twice. A `main` that reads a part's RETURNING is given the
+ * parts' names, in order.
  */
-export async function writeAll<T>(db: Queryable, writes: readonly Sql[], main: Sql): Promise<T[]> {
-  if (writes.length === 0) return preparedRows<T>(db, main);
+export async function writeAll<T>(db: Queryable, writes: readonly Sql[], main: Sql | ((names: Sql[]) => Sql)): Promise<T[]> {
+  const names = writes.map((_, i) => raw(`w${i}`));
+  const last = typeof main === 'function' ? main(names) : main;
+  if (writes.length === 0) return preparedRows<T>(db, last);
   const ctes = join(
-    writes.map((w, i) => sql`${raw(`w${i}`)} AS (${w})`),
+    writes.map((w, i) => sql`${names[i]!} AS (${w})`),
     ', ',
   );
-  return preparedRows<T>(db, sql`WITH ${ctes} ${main}`);
+  return preparedRows<T>(db, sql`WITH ${ctes} ${last}`);
 }

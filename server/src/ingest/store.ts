@@ -31,7 +31,7 @@ const splitIdemKey = (k: string): [string, string] => {
  * answers of its idempotency keys, its devices and handprints, every stage's facts) and one write statement (the
  * events and every stage's writes), so the cost per event falls as batches grow.
  *
- * Outside a transaction, a retry racing its original is caught by the events' unique index: the loser's insert
+ * Outside a transaction, a retry racing its original is caught by event_keys' primary key: the loser's insert
  * does nothing and the stored answer is returned; the stages' writes are idempotent facts, so nothing counts
  * twice. A stage that counts under locks (behaviors) makes the batch transactional: idempotency keys are then
  * locked first (advisory locks, sorted) so the second copy sees the first's answer before anything is counted.
@@ -88,7 +88,10 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
     const pending = fresh.map((i) => batch[i]!);
     const { sightings, writes } = resolveSightings(pending, [devices, handprints]);
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
-    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes], insertEvents(pending, evaluated.insights));
+    const { claim, insert } = insertEvents(pending, evaluated.insights);
+    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes, ...(claim ? [claim] : [])], (ctes) =>
+      insert(claim ? ctes.at(-1)! : null),
+    );
     const stored = new Set(inserted.map((r) => r.id));
     fresh.forEach((i, j) => {
       outcomes[i] = { insights: evaluated.insights[j]!, replayed: false };
@@ -116,11 +119,18 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
 
 type StoredRow = [keyId: string, key: string, response: Insights];
 
-/** Stored answers of (key id, idempotency key) pairs, as one part of a read; `answersOf` decodes them. */
+/**
+ * Stored answers of (key id, idempotency key) pairs, as one part of a read; `answersOf` decodes them. The key row
+ * names its event's partition (occurred_at), so each probe reads one partition's primary key.
+ */
 function readStored(pairs: [string, string][]): Sql {
   return sql`(SELECT json_agg(json_build_array(e.key_id, e.idempotency_key, e.response))
     FROM ${records(pairs.map(([k, i]) => ({ k, i })), 'k text, i text', 'q')}
-    CROSS JOIN ${probe(sql`SELECT key_id, idempotency_key, response FROM events WHERE key_id = q.k AND idempotency_key = q.i`)} AS e)`;
+    CROSS JOIN ${probe(
+      sql`SELECT k.key_id, k.idempotency_key, e.response FROM event_keys k
+          JOIN events e ON e.id = k.event_id AND e.occurred_at = k.occurred_at
+          WHERE k.key_id = q.k AND k.idempotency_key = q.i`,
+    )} AS e)`;
 }
 
 /** What `readStored` read, by idempotency key. */
@@ -129,10 +139,11 @@ function answersOf(read: unknown): Map<string, Insights> {
 }
 
 /**
- * The batch's events as one INSERT; returns the ids actually written (a racing retry's copy is not). Rows go in
- * idempotency-key order so two batches sharing keys wait on each other's in the same order.
+ * The batch's events as one INSERT, after `claim` (a CTE before it) has claimed their idempotency keys; the insert
+ * returns the ids actually written (a racing retry's copy claimed nothing, so it is not). Keys are claimed in
+ * order so two batches sharing keys wait on each other's in the same order.
  */
-function insertEvents(pending: Pending[], insights: Insights[]): Sql {
+function insertEvents(pending: Pending[], insights: Insights[]): { claim: Sql | null; insert: (claimed: Sql | null) => Sql } {
   const values = pending.map((p, i) => {
     const e = p.event;
     const answer = insights[i]!;
@@ -155,7 +166,16 @@ function insertEvents(pending: Pending[], insights: Insights[]): Sql {
       received_at: e.receivedAt.toISOString(),
     };
   });
-  return sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
+  const keyed = values.filter((v) => v.idempotency_key !== null).map((v) => ({ k: v.key_id, i: v.idempotency_key, id: v.id, at: v.occurred_at }));
+  const claim =
+    keyed.length === 0
+      ? null
+      : sql`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at)
+          SELECT k, i, id, at FROM ${records(keyed, 'k text, i text, id text, at timestamptz', 'c')}
+          ORDER BY k, i
+          ON CONFLICT (key_id, idempotency_key) DO NOTHING
+          RETURNING event_id`;
+  const insert = (claimed: Sql | null) => sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
       user_agent, properties, tags, risk_score, response, occurred_at, received_at)
     SELECT * FROM ${records(
       values,
@@ -163,7 +183,7 @@ function insertEvents(pending: Pending[], insights: Insights[]): Sql {
        session_id text, ip text, user_agent text, properties jsonb, tags text[], risk_score float8, response jsonb,
        occurred_at timestamptz, received_at timestamptz`,
     )}
-    ORDER BY key_id, idempotency_key
-    ON CONFLICT (key_id, idempotency_key) DO NOTHING
+    WHERE t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``}
     RETURNING id`;
+  return { claim, insert };
 }

@@ -1,0 +1,62 @@
+import type { Db } from '../db/handle.js';
+import type { StageLog } from '../risk/stage.js';
+import { describeReport, runRetention } from './run.js';
+
+export interface RetentionJobOptions {
+  db: Db;
+  retentionDays: number;
+  log: StageLog;
+  /** Between runs; a day, so the partitions ahead never run out and retention lags its policy by a day at most. */
+  intervalMs?: number;
+  /** After a failed run (a lock not granted, the database away): sooner than a day. */
+  retryMs?: number;
+}
+
+/**
+ * The daily retention run inside `vigil serve`: once at start, then every interval. Each process schedules it; the
+ * advisory lock in `runRetention` lets one of them work while the others skip.
+ */
+export class RetentionJob {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+  private firstDone!: () => void;
+  /** Settles when the run at start has finished (done or failed), so a test's own runs do not race it. */
+  readonly firstRun = new Promise<void>((resolve) => (this.firstDone = resolve));
+
+  constructor(private readonly options: RetentionJobOptions) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.running;
+    this.firstDone();
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce().finally(() => {
+        this.running = undefined;
+        this.firstDone();
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async runOnce(): Promise<void> {
+    const { db, retentionDays, log } = this.options;
+    try {
+      const report = await runRetention(db, { retentionDays });
+      log.info({ retention: report }, `retention: ${describeReport(report).join('; ')}`);
+      this.schedule(this.options.intervalMs ?? 86_400_000);
+    } catch (error) {
+      log.warn({ err: error }, 'retention run failed; trying again later');
+      this.schedule(this.options.retryMs ?? 3_600_000);
+    }
+  }
+}

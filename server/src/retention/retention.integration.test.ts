@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeConfig } from '../behaviors/test-config.js';
+import type { Db } from '../db/handle.js';
+import { rows } from '../db/rows.js';
+import { startTestVigil, type TestVigil } from '../test-support/harness.js';
+import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { EVENTS, POINTS, listPartitions, partitionAt, partitionStart } from './partitions.js';
+import { RETENTION_LOCK_KEY, runRetention, type RetentionOptions, type RetentionReport } from './run.js';
+import { RetentionJob } from './job.js';
+import { storageStats } from './stats.js';
+
+const DAY = 86_400_000;
+const behaviors = [{ name: 'logins_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600 }];
+
+async function retention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
+  const report = await runRetention(db, options);
+  expect(report.ran).toBe(true);
+  return report;
+}
+
+const scalar = async (db: Db, query: ReturnType<typeof sql>) => Number((await rows<{ n: number }>(db, query))[0]!.n);
+
+describe.each(testDrivers())('partitions and retention on %s', (driver) => {
+  let testDb: TestDatabase;
+  let server: TestVigil;
+  let db: Db;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(driver);
+    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }) }, testDb);
+    db = server.database.db;
+    // The server's own run at start would otherwise race the runs below (and drop what they made in the past).
+    await server.vigil.retention.firstRun;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await testDb?.drop();
+  });
+
+  const send = async (properties: Record<string, unknown>, identity = `${driver}-user`) => {
+    const res = await server.post('/events', { event: 'login', identity, properties });
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  };
+  const inTable = (table: string, key: string) =>
+    scalar(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE idempotency_key = ${key}`);
+
+  it('has this month and the next two (events) and today and the next week (points) from the install', async () => {
+    const now = Date.now();
+    const events = (await listPartitions(db, EVENTS)).map((p) => p.name);
+    for (let i = 0; i <= 2; i++) expect(events).toContain(partitionAt(EVENTS, partitionStart(EVENTS, now, i)).name);
+    const points = (await listPartitions(db, POINTS)).map((p) => p.name);
+    for (let i = 0; i <= 7; i++) expect(points).toContain(partitionAt(POINTS, partitionStart(POINTS, now, i)).name);
+    // A fresh event lands in its month's partition, not the default.
+    await send({ event_id: 'fresh' });
+    expect(await inTable(partitionAt(EVENTS, partitionStart(EVENTS, now)).name, 'fresh')).toBe(1);
+    expect(await inTable('events_default', 'fresh')).toBe(0);
+  });
+
+  it('stores and answers events whose month has no partition, counts them, and drops them once past the policy', async () => {
+    const now = Date.now();
+    const u = `${driver}-late`;
+    const old = await send({ event_id: 'late-3y', timestamp: new Date(now - 3 * 365 * DAY).toISOString() }, u);
+    expect(old.behaviors.logins_1h.count).toBe(1);
+    await send({ event_id: 'late-60d', timestamp: new Date(now - 60 * DAY).toISOString() }, u);
+    expect(await inTable('events_default', 'late-3y')).toBe(1);
+    expect(await inTable('events_default', 'late-60d')).toBe(1);
+    expect(await scalar(db, sql`SELECT count(*)::int AS n FROM behavior_points_default`)).toBeGreaterThanOrEqual(2);
+    // Stored means answered again for a retry, from the default partition.
+    const retried = await send({ event_id: 'late-3y' }, u);
+    expect(retried.event_id).toBe(old.event_id);
+
+    const yearly = await retention(db, { retentionDays: 365 });
+    expect(yearly.deletedRows.events_default).toBe(1);
+    expect(await inTable('events', 'late-3y')).toBe(0);
+    expect(await inTable('event_keys', 'late-3y')).toBe(0);
+    expect(await inTable('events', 'late-60d')).toBe(1);
+    // Points of days older than the longest window (1 h) and its margin are gone, whatever the policy.
+    expect(yearly.deletedRows.behavior_points_default).toBeGreaterThanOrEqual(2);
+    expect(await scalar(db, sql`SELECT count(*)::int AS n FROM behavior_points WHERE at < ${now - 2 * DAY}`)).toBe(0);
+
+    await retention(db, { retentionDays: 30 });
+    expect(await inTable('events', 'late-60d')).toBe(0);
+    expect(await inTable('event_keys', 'late-60d')).toBe(0);
+    // Its key went with it: the same event_id is a new event now.
+    const again = await send({ event_id: 'late-3y' }, u);
+    expect(again.event_id).not.toBe(old.event_id);
+  });
+
+  it('keeps a retried event once across partitions, whichever copy carries a timestamp', async () => {
+    const now = Date.now();
+    const longAgo = new Date(now - 400 * DAY).toISOString();
+    const first = await send({ event_id: 'idem-now' });
+    const retry = await send({ event_id: 'idem-now', timestamp: longAgo });
+    expect(retry.event_id).toBe(first.event_id);
+    expect(await inTable('events', 'idem-now')).toBe(1);
+
+    const oldFirst = await send({ event_id: 'idem-old', timestamp: longAgo });
+    const nowRetry = await send({ event_id: 'idem-old' });
+    expect(nowRetry.event_id).toBe(oldFirst.event_id);
+    expect(await inTable('events', 'idem-old')).toBe(1);
+    expect(await inTable('event_keys', 'idem-old')).toBe(1);
+  });
+
+  it('drops whole partitions older than the policy, and the size report shows the space come back', async () => {
+    const now = Date.now();
+    const then = now - 2 * 365 * DAY;
+    // A run as of two years ago made that period's partitions, as the daily job did at the time.
+    const past = await retention(db, { retentionDays: 0, now: then });
+    const month = partitionAt(EVENTS, partitionStart(EVENTS, then, 1));
+    expect(past.created).toContain(month.name);
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      event: 'login',
+      identity: `${driver}-old-${i % 7}`,
+      properties: { event_id: `old-${i}`, timestamp: new Date(month.start + i * 60_000).toISOString(), note: 'x'.repeat(200) },
+    }));
+    for (let i = 0; i < items.length; i += 100) {
+      const res = await server.post('/events/batch', { events: items.slice(i, i + 100) });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.results.every((r: { status: number }) => r.status === 200)).toBe(true);
+    }
+    expect(await scalar(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(month.name)}`)).toBe(200);
+
+    const before = (await storageStats(db)).tables.find((t) => t.table === 'events')!;
+    const report = await retention(db, { retentionDays: 365 });
+    const dropped = report.dropped.filter((d) => d.table === 'events').map((d) => d.partition);
+    expect(dropped).toContain(month.name);
+    const after = (await storageStats(db)).tables.find((t) => t.table === 'events')!;
+    // Besides the month, the default partition lost what it held older than the policy (an earlier test's event).
+    expect(after.rows).toBe(before.rows - 200 - report.deletedRows.events_default!);
+    expect(after.partitions).toBe(before.partitions - dropped.length);
+    expect(after.bytes).toBeLessThan(before.bytes);
+    expect(before.bytes - after.bytes).toBeGreaterThanOrEqual(report.dropped.filter((d) => d.table === 'events').reduce((s, d) => s + d.bytes, 0));
+    expect(await scalar(db, sql`SELECT count(*)::int AS n FROM event_keys WHERE idempotency_key LIKE 'old-%'`)).toBe(0);
+  });
+
+  // PGlite is one process: only PostgreSQL has others to keep out.
+  if (driver === 'postgres') it('runs in one process at a time: another that holds the lock makes this run skip', async () => {
+    const other = new pg.Client({ connectionString: testDb.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
+      const skipped = await runRetention(db, { retentionDays: 1 });
+      expect(skipped).toMatchObject({ ran: false, created: [], dropped: [] });
+      await other.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+      expect((await runRetention(db, { retentionDays: 365 })).ran).toBe(true);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('the daily job runs at start and logs what it did', async () => {
+    const lines: string[] = [];
+    const log = { info: (_: object, msg: string) => lines.push(msg), warn: (_: object, msg: string) => lines.push(`WARN ${msg}`), error() {} };
+    const job = new RetentionJob({ db, retentionDays: 365, log });
+    job.start();
+    await job.firstRun;
+    await job.close();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^retention: events kept from \d{4}-.*behavior points from \d{4}-/);
+  });
+
+  it('creates the partitions ahead as time goes on, and moves rows the default held in their range', async () => {
+    const later = Date.now() + 120 * DAY;
+    const far = partitionAt(EVENTS, partitionStart(EVENTS, later, 2));
+    // An event that arrived before its month had a partition waits in the default.
+    await db.execute(sql`INSERT INTO events_default (id, key_id, name, handprint_id, properties, risk_score, response, occurred_at, received_at)
+      SELECT 'evt_ahead', id, 'login', 'hp_x', '{}', 0, '{}', ${new Date(far.start + 1000).toISOString()}::timestamptz, now() FROM api_keys LIMIT 1`);
+    const report = await retention(db, { retentionDays: 365, now: later });
+    expect(report.created).toContain(far.name);
+    expect(report.created).toContain(partitionAt(POINTS, partitionStart(POINTS, later, 7)).name);
+    expect(await scalar(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(far.name)} WHERE id = 'evt_ahead'`)).toBe(1);
+    expect(await scalar(db, sql`SELECT count(*)::int AS n FROM events_default WHERE id = 'evt_ahead'`)).toBe(0);
+    // A second run finds nothing left to make.
+    expect((await retention(db, { retentionDays: 365, now: later })).created).toEqual([]);
+  });
+});

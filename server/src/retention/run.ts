@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Queryable, Tx } from '../db/handle.js';
+import { rows } from '../db/rows.js';
+import {
+  EVENTS,
+  POINTS,
+  PARTITIONED,
+  bound,
+  ensurePartition,
+  listPartitions,
+  partitionStart,
+  type Partition,
+  type PartitionedTable,
+} from './partitions.js';
+
+const DAY_MS = 86_400_000;
+
+// Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
+export const RETENTION_LOCK_KEY = 0x76_72_65_74; // "vret"
+
+/** Points a little older than the longest window are kept, so an event a few minutes late still finds its edges. */
+const POINTS_MARGIN_MS = DAY_MS;
+
+export interface RetentionOptions {
+  /** VIGIL_RETENTION_DAYS: events older than this many days (by their own time) are dropped; 0 keeps them forever. */
+  retentionDays: number;
+  now?: number;
+  /** How long a lock on a busy table is waited for before the run gives up until the next one. */
+  lockTimeoutMs?: number;
+}
+
+export interface DroppedPartition {
+  table: string;
+  partition: string;
+  /** Size on disk when it was dropped. */
+  bytes: number;
+}
+
+export interface RetentionReport {
+  /** False when another process was running retention at the same time: this run did nothing. */
+  ran: boolean;
+  created: string[];
+  dropped: DroppedPartition[];
+  /** Rows deleted one by one: from default partitions (events that had no partition), idempotency keys, buckets. */
+  deletedRows: Record<string, number>;
+  /** Events older than this (ISO) are gone, or null when VIGIL_RETENTION_DAYS is 0. */
+  eventsCutoff: string | null;
+  /** Behavior points older than this (ISO) are gone: the longest enabled window, whatever the policy. */
+  pointsCutoff: string;
+}
+
+/**
+ * Creates the partitions ahead and drops what the policy no longer keeps; one process at a time runs it (an
+ * advisory lock; PGlite is one process). Events go by their own time, so an offline event older than the policy is
+ * answered and counted, then gone by the next run: whole partitions older than the cutoff are dropped, and events
+ * that had no partition (they wait in the default partition) are deleted once past it. Their idempotency keys go
+ * with them. Behavior points and buckets are kept as long as the longest enabled window needs.
+ *
+ * Two transactions, each short where it matters: attaching new partitions locks the default partition while it is
+ * checked, and a drop locks its whole table against inserts until commit, so the drops come last, after the row
+ * deletions (a month of idempotency keys can take a while).
+ */
+export async function runRetention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
+  const now = options.now ?? Date.now();
+  const report: RetentionReport = { ran: false, created: [], dropped: [], deletedRows: {}, eventsCutoff: null, pointsCutoff: '' };
+  const lockTimeout = sql.raw(`SET LOCAL lock_timeout = ${Math.round(options.lockTimeoutMs ?? 10_000)}`);
+  const alone = <T>(work: (tx: Tx) => Promise<T>) =>
+    db.transaction(async (tx) => {
+      const [lock] = await rows<{ got: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}) AS got`);
+      if (!lock?.got) return false;
+      // A lock on a busy table (a long reporting read) is given up on rather than stalling ingestion behind it.
+      await tx.execute(lockTimeout);
+      await work(tx);
+      return true;
+    });
+
+  report.ran = await alone(async (tx) => {
+    for (const spec of PARTITIONED) report.created.push(...(await createAhead(tx, spec, now)));
+  });
+  if (!report.ran) return report;
+
+  report.ran = await alone(async (tx) => {
+    const pointsCutoff = now - (await longestWindowMs(tx)) - POINTS_MARGIN_MS;
+    report.pointsCutoff = new Date(pointsCutoff).toISOString();
+    report.deletedRows.behavior_points_default = await deleteDefaultBefore(tx, POINTS, pointsCutoff);
+    report.deletedRows.behavior_buckets = await count(
+      tx,
+      sql`DELETE FROM behavior_buckets b USING behavior_definitions d
+          WHERE d.id = b.behavior_id AND (b.bucket + 1) * d.bucket_ms <= ${pointsCutoff}`,
+    );
+    const doomed: [PartitionedTable, Partition[]][] = [[POINTS, await olderThan(tx, POINTS, pointsCutoff)]];
+
+    if (options.retentionDays > 0) {
+      const cutoff = now - options.retentionDays * DAY_MS;
+      report.eventsCutoff = new Date(cutoff).toISOString();
+      const partitions = await listPartitions(tx, EVENTS);
+      doomed.push([EVENTS, partitions.filter((p) => p.end <= cutoff)]);
+      // Every event before the oldest partition kept goes: with its partition, or with the default's rows below.
+      const kept = partitions.find((p) => p.end > cutoff);
+      const keysCutoff = Math.min(cutoff, kept ? kept.start : cutoff);
+      // One statement, one snapshot: a late event committed meanwhile keeps both its row and its key. (One that
+      // lands in a partition dropped below before the drop locks it loses its row but keeps its key until the
+      // next run; a retry of it in between fails instead of being answered.)
+      const [{ deleted, keys }] = (await rows<{ deleted: number; keys: number }>(
+        tx,
+        sql`WITH gone AS (DELETE FROM events_default WHERE occurred_at < ${bound(EVENTS, cutoff)} RETURNING key_id, idempotency_key),
+                 older AS (DELETE FROM event_keys WHERE occurred_at < ${bound(EVENTS, keysCutoff)} RETURNING 1),
+                 theirs AS (DELETE FROM event_keys k USING gone g
+                            WHERE k.key_id = g.key_id AND k.idempotency_key = g.idempotency_key
+                              AND k.occurred_at >= ${bound(EVENTS, keysCutoff)}
+                            RETURNING 1)
+            SELECT (SELECT count(*) FROM gone)::int AS deleted,
+                   ((SELECT count(*) FROM older) + (SELECT count(*) FROM theirs))::int AS keys`,
+      )) as [{ deleted: number; keys: number }];
+      report.deletedRows.events_default = deleted;
+      report.deletedRows.event_keys = keys;
+    }
+    for (const [spec, partitions] of doomed) report.dropped.push(...(await drop(tx, spec, partitions)));
+  });
+  if (!report.ran) return report;
+
+  // Space freed row by row is reused only after a vacuum, and PGlite has no autovacuum; outside the transaction.
+  const vacuum = Object.entries(report.deletedRows).filter(([, n]) => n > 0).map(([table]) => sql.identifier(table));
+  if (vacuum.length > 0) await db.execute(sql`VACUUM ${sql.join(vacuum, sql`, `)}`);
+  return report;
+}
+
+/** The partitions of the current period and `ahead` more; returns the names it made. */
+async function createAhead(tx: Queryable, spec: PartitionedTable, now: number): Promise<string[]> {
+  const existing = new Set((await listPartitions(tx, spec)).map((p) => p.start));
+  const made: string[] = [];
+  for (let i = 0; i <= spec.ahead; i++) {
+    const start = partitionStart(spec, now, i);
+    if (!existing.has(start)) made.push((await ensurePartition(tx, spec, start)).name);
+  }
+  return made;
+}
+
+/** The partitions wholly older than `cutoff`. */
+async function olderThan(tx: Queryable, spec: PartitionedTable, cutoff: number): Promise<Partition[]> {
+  return (await listPartitions(tx, spec)).filter((p) => p.end <= cutoff);
+}
+
+async function drop(tx: Queryable, spec: PartitionedTable, partitions: Partition[]): Promise<DroppedPartition[]> {
+  const dropped: DroppedPartition[] = [];
+  for (const p of partitions) {
+    const [size] = await rows<{ bytes: number }>(tx, sql`SELECT pg_total_relation_size(${p.name}::regclass)::float8 AS bytes`);
+    await tx.execute(sql`DROP TABLE ${sql.identifier(p.name)}`);
+    dropped.push({ table: spec.table, partition: p.name, bytes: Number(size?.bytes ?? 0) });
+  }
+  return dropped;
+}
+
+async function deleteDefaultBefore(tx: Queryable, spec: PartitionedTable, cutoff: number): Promise<number> {
+  return count(tx, sql`DELETE FROM ${sql.identifier(`${spec.table}_default`)} WHERE ${sql.identifier(spec.column)} < ${bound(spec, cutoff)}`);
+}
+
+/** Rows a DELETE removed, the same on both drivers. */
+async function count(tx: Queryable, statement: ReturnType<typeof sql>): Promise<number> {
+  const [row] = await rows<{ n: number }>(tx, sql`WITH d AS (${statement} RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  return Number(row?.n ?? 0);
+}
+
+/** The longest window among enabled behaviors, in milliseconds (0 without any). */
+async function longestWindowMs(tx: Queryable): Promise<number> {
+  const [row] = await rows<{ ms: number | null }>(
+    tx,
+    sql`SELECT max((definition->>'window_duration_seconds')::float8) * 1000 AS ms FROM behavior_definitions WHERE enabled`,
+  );
+  return Number(row?.ms ?? 0);
+}
+
+/** What a run did, in one line per change, for the log and `vigil retention run`. */
+export function describeReport(report: RetentionReport): string[] {
+  if (!report.ran) return ['another process is running retention; nothing done'];
+  const lines = [
+    `events kept from ${report.eventsCutoff ?? 'the beginning (VIGIL_RETENTION_DAYS=0)'}; behavior points from ${report.pointsCutoff}`,
+    ...report.created.map((name) => `created partition ${name}`),
+    ...report.dropped.map((d) => `dropped partition ${d.partition} (${d.bytes} bytes)`),
+    ...Object.entries(report.deletedRows)
+      .filter(([, n]) => n > 0)
+      .map(([table, n]) => `deleted ${n} rows from ${table}`),
+  ];
+  if (report.dropped.length === 0 && Object.values(report.deletedRows).every((n) => n === 0)) lines.push('nothing to drop');
+  return lines;
+}
