@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../db/handle.js';
+import type { DatabaseHandle, Queryable } from '../db/handle.js';
 import type { Principal } from '../auth/supervisor-store.js';
 import { VigilError } from '../errors.js';
 import type { Actor } from './actor.js';
@@ -50,10 +50,10 @@ export class SupervisorDevices {
     return { devices: page.devices.map((d) => deviceView(d, tags.get(d.deviceId) ?? [])), next_cursor: page.nextCursor };
   }
 
-  async one(deviceId: string): Promise<DeviceView> {
-    const found = (await devicesById(this.database.reporting, [deviceId])).get(deviceId);
+  async one(deviceId: string, db: Queryable = this.database.reporting): Promise<DeviceView> {
+    const found = (await devicesById(db, [deviceId])).get(deviceId);
     if (!found) throw new VigilError('not_found', `No device ${deviceId}`);
-    const tags = await currentTagsOf(this.database.reporting, [deviceId]);
+    const tags = await currentTagsOf(db, [deviceId]);
     return deviceView(found, tags.get(deviceId) ?? []);
   }
 
@@ -67,6 +67,7 @@ export class SupervisorDevices {
   async move(deviceId: string, command: Command, principal: Principal): Promise<DeviceView> {
     const outcome = await this.registry.apply(deviceId, command, supervisorActor(principal));
     if (!outcome.ok) throw refusalError(deviceId, outcome);
-    return this.one(deviceId);
+    // Read back from the primary: a replica may not have the change yet.
+    return this.one(deviceId, this.database.db);
   }
 }

@@ -5,6 +5,7 @@ import { deviceIdParam, registryLimits, text } from '../../registry/schemas.js';
 import type { Command } from '../../registry/state.js';
 import { validationError } from '../../http/problem.js';
 import type { GraphqlContext } from '../context.js';
+import { createLoaders } from '../loaders.js';
 import { connectionCost, deviceRows, perItem } from '../cost.js';
 import { AuditRecord, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
 import { DeviceSortEnum } from '../types/enums.js';
@@ -139,8 +140,8 @@ export class DeviceResolver {
     const id = checked(deviceId, deviceIdParam, 'deviceId');
     const who = checked(by ?? ctx.principal.supervisor.username, text(registryLimits.byMax, 'by'), 'by');
     await ctx.services.supervisorDevices.move(id, command(who), ctx.principal);
-    ctx.loaders.device.clear(id);
-    ctx.loaders.registration.clear(id);
+    // The rest of this operation (the device and its fields) reads the primary: a replica may not have the change yet.
+    ctx.loaders = createLoaders(ctx.services.database.db);
     const found = await ctx.loaders.device.load(id);
     if (!found) throw new VigilError('not_found', `No device ${id}`);
     return toDevice(found);
