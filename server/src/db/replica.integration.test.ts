@@ -1,3 +1,4 @@
+import { sql as drizzleSql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
@@ -112,6 +113,8 @@ describe('reporting reads on a streaming replica', () => {
       expect(rest.status).toBe(503);
       expect(rest.headers.get('content-type')).toMatch(/application\/problem\+json/);
       expect(rest.headers.get('retry-after')).toBe('5');
+      // A read on a checked-out connection (a transaction, a streamed export) is refused the same way.
+      await expect(vigil.database.reporting.transaction((tx) => tx.execute(drizzleSql`SELECT 1`))).rejects.toMatchObject({ code: 'unavailable' });
       // The process stays in rotation: /readyz is about the primary, and says what the replica is doing.
       const ready = await vigil.get('/readyz', { key: null });
       expect(ready.status).toBe(200);

@@ -1,4 +1,4 @@
-import type { Pool, PoolConfig } from 'pg';
+import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { VigilError } from '../errors.js';
 import type { ReplicaMonitor } from './replica.js';
 
@@ -8,6 +8,8 @@ import type { ReplicaMonitor } from './replica.js';
  * `pg_cancel_backend` of a runaway read means the same to the caller, so the code alone decides.
  */
 const QUERY_CANCELED = '57014';
+
+const WRAPPED = Symbol('vigil.reporting-client');
 
 export function statementTimedOut(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === QUERY_CANCELED;
@@ -38,6 +40,17 @@ export function reportingPool(
       `A read ran longer than ${limit} ms (VIGIL_REPORTING_STATEMENT_TIMEOUT_MS) and was cancelled; ask for less or narrow the filters`,
     );
   };
+  const translated = (result: unknown) => (result instanceof Promise ? result.catch(translate) : result);
+  // A checked-out client (a transaction, a streamed export) translates its failures too; the pool reuses clients,
+  // so each is wrapped once.
+  const wrapClient = (client: PoolClient & { [WRAPPED]?: true }) => {
+    if (!client[WRAPPED]) {
+      const clientQuery = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((...args: unknown[]) => translated(clientQuery(...args))) as PoolClient['query'];
+      client[WRAPPED] = true;
+    }
+    return client;
+  };
   // Promise-style calls only: pg-pool's own query() calls connect() with a callback, which passes through.
   const guarded = (call: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
     if (typeof args[args.length - 1] === 'function') return call(...args);
@@ -46,10 +59,12 @@ export function reportingPool(
     } catch (refusal) {
       return Promise.reject(refusal);
     }
-    const result = call(...args);
-    return result instanceof Promise ? result.catch(translate) : result;
+    return translated(call(...args));
   };
   pool.query = guarded(query) as Pool['query'];
-  pool.connect = guarded(connect) as Pool['connect'];
+  pool.connect = ((...args: unknown[]) => {
+    const result = guarded(connect)(...args);
+    return result instanceof Promise ? result.then(wrapClient) : result;
+  }) as Pool['connect'];
   return pool;
 }
