@@ -9,6 +9,8 @@ source .ci/bootstrap.sh
 # a JDK and Maven for the Android library, Python 3 with venv for the Python library and the fuzz suite.
 missing=()
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || missing+=(postgresql)
+# The several-processes suite also runs Vigil through PgBouncer (session mode).
+[ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 command -v chromium >/dev/null || missing+=(chromium)
 # The fonts source's test tells installed families from a missing one; chromium only recommends Liberation.
 [ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)

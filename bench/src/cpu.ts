@@ -32,7 +32,7 @@ function statFields(pid: number): string[] | undefined {
 }
 
 /** CPU seconds (user + system) a process has used, or 0 if it is gone or /proc is not there. */
-function cpuSecondsOf(pid: number): number {
+export function cpuSecondsOf(pid: number): number {
   const fields = statFields(pid);
   return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0;
 }
@@ -82,4 +82,15 @@ export function perEvent(before: CpuSample, after: CpuSample, events: number): C
   for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
   const us = (seconds: number) => (events > 0 ? (seconds * 1e6) / events : NaN);
   return { server: us(after.server - before.server), postgres: us(postgres), generator: us(after.generator - before.generator) };
+}
+
+/** CPU seconds the whole machine has spent busy (every process, every core), from /proc/stat; 0 without /proc. */
+export function machineBusySeconds(): number {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks.map(Number);
+    return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
 }

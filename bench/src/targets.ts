@@ -110,13 +110,24 @@ export async function startVigil(driver: 'pglite' | 'postgres'): Promise<Target>
     env = { DATABASE_URL: database.url };
     cleanup = database.drop;
   }
-  const fullEnv = { ...process.env, ...env, VIGIL_RATE_LIMIT_RPS: '0', VIGIL_LOG_LEVEL: 'warn' };
-  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env: fullEnv, encoding: 'utf8' });
+  return serveVigil(`vigil ${driver}`, env, createWriteKey(env), cleanup);
+}
+
+/** Vigil's environment in a benchmark: rate limiting off so it measures the path, quiet logs. */
+const benchEnv = (env: Record<string, string>) => ({ ...process.env, ...env, VIGIL_RATE_LIMIT_RPS: '0', VIGIL_LOG_LEVEL: 'warn' });
+
+/** A write key made with the CLI, as an operator would. */
+export function createWriteKey(env: Record<string, string>): string {
+  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env: benchEnv(env), encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
-  const { key } = JSON.parse(created.stdout) as { key: string };
+  return (JSON.parse(created.stdout) as { key: string }).key;
+}
+
+/** One `vigil serve` process on `env`'s database, answering once healthy. */
+export async function serveVigil(name: string, env: Record<string, string>, key: string, cleanup?: () => Promise<void>): Promise<Target> {
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...fullEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...benchEnv(env), PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child);
-  return { name: `vigil ${driver}`, url, key, pid: child.pid, stop: stopper(child, cleanup) };
+  return { name, url, key, pid: child.pid, stop: stopper(child, cleanup) };
 }

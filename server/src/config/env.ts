@@ -31,6 +31,10 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   /** postgres://… selects PostgreSQL (node-postgres pool); unset selects the embedded PGlite database. */
   DATABASE_URL: z.string().url().optional(),
+  /** postgres://… of a streaming replica of DATABASE_URL for GraphQL and /api reads; unset: they read the primary. */
+  DATABASE_REPLICA_URL: z.string().url().optional(),
+  /** Reporting reads are refused (503) while the replica is further behind the primary than this. */
+  VIGIL_REPLICA_MAX_LAG_SECONDS: int(1, 86_400).default(30),
   /** Where the embedded database lives (ignored with DATABASE_URL). */
   VIGIL_DATA_DIR: z.string().min(1).default('./.vigil/data'),
   /** Free space (MiB) the embedded database's disk must keep; below it writes get 503 before PGlite meets ENOSPC. */

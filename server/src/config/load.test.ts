@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ VIGIL_CONFIG: '/nonexistent/vigil.yaml' })).toThrow(ConfigError);
     expect(() => loadConfig({ VIGIL_CONFIG: file('bad.yaml', 'scroe: {}\n') })).toThrow(/scroe|Unrecognized/);
     expect(() => loadConfig({ VIGIL_CONFIG: file('w.yaml', 'score:\n  weights:\n    vpn: 2\n') })).toThrow(/vpn/);
+    // A replica of what? The embedded database has none.
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://replica/vigil' })).toThrow(/DATABASE_REPLICA_URL needs DATABASE_URL/);
   });
 
   it('keeps the promise that one Critical tag blocks', () => {

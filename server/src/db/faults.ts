@@ -1,4 +1,4 @@
-import { VigilError } from '../errors.js';
+import { VigilError, vigilCause } from '../errors.js';
 
 /**
  * What kind of dependency fault an error is. A fault is the database's condition, not the request's: the same
@@ -65,7 +65,9 @@ export function faultError(kind: FaultKind, detail = DETAIL[kind]): VigilError {
 
 /** The 503 `unavailable` with Retry-After for a dependency fault, or undefined when the error is something else. */
 export function unavailableError(error: unknown): VigilError | undefined {
-  if (error instanceof VigilError) return error.code === 'unavailable' ? error : undefined;
+  // Through drizzle's wrapper too: a refusal of Vigil's own (a reporting replica that is down) keeps its words.
+  const own = vigilCause(error);
+  if (own) return own.code === 'unavailable' ? own : undefined;
   const kind = faultKind(error);
   return kind ? faultError(kind) : undefined;
 }

@@ -10,6 +10,7 @@ import { DataDirError, lockDataDir } from './lock.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { PgliteGuard } from './pglite-guard.js';
 import { listenWithReconnect } from './pg-listener.js';
+import { ReplicaMonitor } from './replica.js';
 import { reportingPool } from './reporting-pool.js';
 
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
@@ -38,7 +39,7 @@ export async function openDatabase(env: Env, options: OpenOptions): Promise<Data
  * server's 57P01 as an 'error' event too, which without a listener would end the process. Its next query fails
  * instead, and the pool discards the broken client on release.
  */
-function reportFaults(pool: Pool, health: DatabaseHealth): void {
+function reportFaults(pool: Pool, health: Pick<DatabaseHealth, 'observe'>): void {
   pool.on('error', (error) => health.observe(error));
   pool.on('connect', (client) => client.on('error', (error) => health.observe(error)));
 }
@@ -56,13 +57,21 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
   const health = new DatabaseHealth({ ping });
   reportFaults(pool, health);
   const db = drizzle(pool, { schema }) as unknown as Db;
-  const reporting = reportingPool(pg, {
-    connectionString: url,
-    max: env.VIGIL_DB_REPORTING_POOL_SIZE,
-    statement_timeout: env.VIGIL_REPORTING_STATEMENT_TIMEOUT_MS,
-    ...PG_CONNECTION,
-  });
-  reportFaults(reporting, health);
+  const replica = env.DATABASE_REPLICA_URL ? replicaMonitor(pool, env.DATABASE_REPLICA_URL, env, pg) : undefined;
+  const reporting = reportingPool(
+    pg,
+    {
+      connectionString: env.DATABASE_REPLICA_URL ?? url,
+      max: env.VIGIL_DB_REPORTING_POOL_SIZE,
+      statement_timeout: env.VIGIL_REPORTING_STATEMENT_TIMEOUT_MS,
+      ...PG_CONNECTION,
+    },
+    replica?.monitor,
+  );
+  // A replica's faults are its own: they refuse reports, never mark the primary (and so ingestion) not ready.
+  reportFaults(reporting, replica?.monitor ?? health);
+  // Reports are refused until the replica has been asked once; a replica that is down does not stop the start.
+  await replica?.monitor.check();
   if (options.migrate) {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const client = await pool.connect();
@@ -81,6 +90,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
     reporting: drizzle(reporting, { schema }) as unknown as Db,
     maxConcurrency: Math.max(1, Math.min(env.VIGIL_COMMIT_CONCURRENCY, env.VIGIL_DB_POOL_SIZE - 1)),
     health,
+    replica: replica?.monitor,
     listen(channel, onMessage, onLost, onRestored) {
       return listenWithReconnect(() => new pg.Client({ connectionString: url, ...PG_CONNECTION }), channel, {
         onMessage,
@@ -91,9 +101,26 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
     ping,
     async close() {
       health.stop();
-      await Promise.all([pool.end(), reporting.end()]);
+      replica?.monitor.stop();
+      await Promise.all([pool.end(), reporting.end(), replica?.probe.end()]);
     },
   };
+}
+
+/**
+ * The monitor of the reporting replica: the primary's WAL position from the ingestion pool, the replica's from a
+ * connection of its own (so a busy reporting pool cannot delay it), once at start and every second after.
+ */
+function replicaMonitor(primary: Pool, url: string, env: Env, pg: typeof import('pg').default) {
+  const probe = new pg.Pool({ connectionString: url, max: 1, application_name: 'vigil-replica-monitor', ...PG_CONNECTION });
+  const monitor = new ReplicaMonitor({
+    primaryPosition: async () => (await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn,
+    replicaPosition: async () => (await probe.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn')).rows[0]!.lsn,
+    maxLagMs: env.VIGIL_REPLICA_MAX_LAG_SECONDS * 1000,
+  });
+  reportFaults(probe, monitor);
+  monitor.start();
+  return { monitor, probe };
 }
 
 async function openPglite(env: Env, options: OpenOptions): Promise<DatabaseHandle> {

@@ -125,7 +125,19 @@ export function buildOpenApi(): Record<string, unknown> {
           operationId: 'readyz',
           summary: 'Readiness (database reachable)',
           responses: {
-            '200': ok('Ready', responseSchema(z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }))),
+            '200': ok(
+              'Ready',
+              responseSchema(
+                z.object({
+                  status: z.literal('ready'),
+                  database: z.enum(['pglite', 'postgres']),
+                  replica: z
+                    .object({ status: z.enum(['ready', 'lagging', 'unreachable']), lag_seconds: z.number().nullable() })
+                    .optional()
+                    .describe('With DATABASE_REPLICA_URL: the reporting replica, which never makes this answer 503'),
+                }),
+              ),
+            ),
             '503': problem('Database unreachable, read-only (a standby) or its disk full; see Retry-After'),
           },
         },

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../db/handle.js';
+import type { DatabaseHandle, Queryable } from '../db/handle.js';
 import type { Principal } from '../auth/supervisor-store.js';
 import { VigilError } from '../errors.js';
 import type { Actor } from './actor.js';
@@ -61,19 +61,22 @@ export class SupervisorDevices {
   }
 
   /** Views of listed devices: their latest events in one query. */
-  async viewsOf(summaries: readonly DeviceSummary[]): Promise<DeviceView[]> {
-    const latest = await latestEventsOf(this.database.reporting, summaries.map((d) => d.deviceId));
+  async viewsOf(summaries: readonly DeviceSummary[], db: Queryable = this.database.reporting): Promise<DeviceView[]> {
+    const latest = await latestEventsOf(db, summaries.map((d) => d.deviceId));
     return summaries.map((d) => deviceView(d, latest.get(d.deviceId) ?? noEvent));
   }
 
-  /** Views of the given devices that exist (unknown ids are left out). */
-  async views(deviceIds: readonly string[]): Promise<Map<string, DeviceView>> {
-    const found = [...(await devicesById(this.database.reporting, deviceIds)).values()];
-    return new Map((await this.viewsOf(found)).map((v) => [v.device_id, v]));
+  /**
+   * Views of the given devices that exist (unknown ids are left out). After a move, read them with the primary's
+   * `db`: a replica may not have the change yet.
+   */
+  async views(deviceIds: readonly string[], db: Queryable = this.database.reporting): Promise<Map<string, DeviceView>> {
+    const found = [...(await devicesById(db, deviceIds)).values()];
+    return new Map((await this.viewsOf(found, db)).map((v) => [v.device_id, v]));
   }
 
-  async one(deviceId: string): Promise<DeviceView> {
-    const found = (await this.views([deviceId])).get(deviceId);
+  async one(deviceId: string, db: Queryable = this.database.reporting): Promise<DeviceView> {
+    const found = (await this.views([deviceId], db)).get(deviceId);
     if (!found) throw new VigilError('not_found', `No device ${deviceId}`);
     return found;
   }
@@ -94,7 +97,7 @@ export class SupervisorDevices {
   /** The updated device, with what the move changed (`change.changed` false: nothing was written). */
   async move(deviceId: string, command: Command, principal: Principal): Promise<DeviceView & { change: { changed: boolean; message: string } }> {
     const report = await this.apply(deviceId, command, principal);
-    return { ...(await this.one(deviceId)), change: { changed: report.outcome === 'changed', message: report.message } };
+    return { ...(await this.one(deviceId, this.database.db)), change: { changed: report.outcome === 'changed', message: report.message } };
   }
 
   /**
@@ -113,7 +116,7 @@ export class SupervisorDevices {
   /** The REST answer of a bulk move: each device's outcome, message and (when it exists) its view now. */
   async bulk(deviceIds: readonly string[], command: Command, principal: Principal) {
     const reports = await this.applyEach(deviceIds, command, principal);
-    const views = await this.views(reports.map((r) => r.deviceId));
+    const views = await this.views(reports.map((r) => r.deviceId), this.database.db);
     return {
       results: reports.map((r) => ({ device_id: r.deviceId, outcome: r.outcome, message: r.message, device: views.get(r.deviceId) ?? null })),
     };

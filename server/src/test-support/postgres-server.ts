@@ -28,8 +28,15 @@ function binDir(): string {
   return found;
 }
 
-/** initdb + pg_ctl start on a free loopback port, as user postgres when running as root (PostgreSQL refuses root). */
-export async function startPostgresServer(): Promise<PostgresServer> {
+interface Cluster {
+  dir: string;
+  data: string;
+  port: number;
+  asPg(cmd: string, args: string[]): Promise<unknown>;
+}
+
+/** A temp directory PostgreSQL may write (owned by user postgres when running as root) and a free port. */
+async function newCluster(): Promise<Cluster> {
   const bin = binDir();
   const root = process.getuid?.() === 0;
   const asPg = (cmd: string, args: string[]) =>
@@ -40,9 +47,12 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     const { stdout } = await run('id', ['-u', 'postgres']);
     chownSync(dir, Number(stdout.trim()), -1);
   }
-  const data = join(dir, 'data');
-  const port = await freePort();
-  await asPg('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  return { dir, data: join(dir, 'data'), port: await freePort(), asPg };
+}
+
+/** Starts the cluster's data directory and returns its controls. */
+async function serve(cluster: Cluster): Promise<PostgresServer> {
+  const { dir, data, port, asPg } = cluster;
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;
   const ctl = (...args: string[]) => asPg('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', ...args]);
   const start = async () => void (await ctl('-o', options, 'start'));
@@ -60,4 +70,22 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** initdb + pg_ctl start on a free loopback port, as user postgres when running as root (PostgreSQL refuses root). */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const cluster = await newCluster();
+  await cluster.asPg('initdb', ['-D', cluster.data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  return serve(cluster);
+}
+
+/**
+ * A streaming replica of `primary`, as an operator makes one: `pg_basebackup -R` (which writes standby.signal and
+ * primary_conninfo) over loopback, started on its own port. initdb's pg_hba.conf trusts loopback replication.
+ */
+export async function startReplica(primary: PostgresServer): Promise<PostgresServer> {
+  const cluster = await newCluster();
+  const source = new URL(primary.url);
+  await cluster.asPg('pg_basebackup', ['-h', source.hostname, '-p', source.port, '-U', 'postgres', '-D', cluster.data, '-R', '-X', 'stream', '--no-sync']);
+  return serve(cluster);
 }

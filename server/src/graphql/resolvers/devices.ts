@@ -6,6 +6,7 @@ import { deviceIdParam, registryLimits, text } from '../../registry/schemas.js';
 import type { Command } from '../../registry/state.js';
 import { validationError } from '../../http/problem.js';
 import type { GraphqlContext } from '../context.js';
+import { createLoaders } from '../loaders.js';
 import { connectionCost, deviceRows, perItem } from '../cost.js';
 import { AuditRecord, BulkDeviceResult, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
 import { BulkOutcomeEnum, DeviceSortEnum } from '../types/enums.js';
@@ -218,12 +219,12 @@ export class DeviceResolver {
     }));
   }
 
-  /** The devices as they are after a move: what this request's loaders had read before it is stale. */
+  /**
+   * The devices as they are after a move. What this request's loaders had read before is stale, and the rest of
+   * the operation reads the primary: a replica may not have the change yet.
+   */
   private async reload(ctx: GraphqlContext, ids: readonly string[]) {
-    for (const id of ids) {
-      ctx.loaders.device.clear(id);
-      ctx.loaders.registration.clear(id);
-    }
+    ctx.loaders = createLoaders(ctx.services.database.db);
     return ctx.loaders.device.loadMany(ids).then((all) => all.map((d) => (d instanceof Error ? null : d)));
   }
 }

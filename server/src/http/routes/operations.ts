@@ -14,7 +14,7 @@ export interface OperationRouteDeps {
  * | Route               | Auth | Answer                                         |
  * |---------------------|------|------------------------------------------------|
  * | GET /healthz        | none | 200 while the process is alive (never asks the database) |
- * | GET /readyz         | none | 200 when the database answers, 503 + Retry-After otherwise |
+ * | GET /readyz         | none | 200 when the database answers, 503 + Retry-After otherwise (the replica's state only in the body) |
  * | GET /metrics        | none | Prometheus text format                         |
  * | GET /openapi.json   | none | OpenAPI 3.1, generated from the request schemas |
  * | GET /problems/{code}| none | what a problem type means                      |
@@ -29,7 +29,10 @@ export function operationRoutes(app: FastifyInstance, deps: OperationRouteDeps):
     if (health.fault === undefined) await health.check();
     const fault = health.fault;
     if (fault !== undefined) throw faultError(fault, `The database is not ready (${fault.replace('_', ' ')})`);
-    return { status: 'ready', database: deps.database.driver };
+    // The replica only serves reports: its state is told, never a reason to take this process out of rotation.
+    const replica = deps.database.replica?.state;
+    if (!replica) return { status: 'ready', database: deps.database.driver };
+    return { status: 'ready', database: deps.database.driver, replica: { status: replica.status, lag_seconds: replica.lagSeconds } };
   });
 
   app.get('/metrics', async (_request, reply) => {
