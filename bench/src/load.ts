@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
 import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
-import { startBare, startFloor, startVigil, type Target } from './targets.js';
+import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
 
 /**
  * Load benchmark: Vigil (PGlite, and PostgreSQL when VIGIL_TEST_DATABASE_URL is set — `pnpm load:all` starts one)
@@ -31,9 +31,11 @@ interface MaxResult extends Result {
 }
 
 let counter = 0;
+// Only the PostgreSQL this run uses: other servers on the machine (a test suite's, another bench's) are not Vigil's cost.
+const postmaster = process.env.VIGIL_TEST_DATABASE_URL ? await postmasterPid() : undefined;
 
 async function drive(target: Target, options: { duration: number; connections: number }): Promise<MaxResult> {
-  const before = sampleCpu(target.pid);
+  const before = sampleCpu(target.pid, postmaster);
   const result = await autocannon({
     url: `${target.url}/events`,
     method: 'POST',
@@ -47,7 +49,7 @@ async function drive(target: Target, options: { duration: number; connections: n
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
-    cpu: perEvent(before, sampleCpu(target.pid), result.requests.total),
+    cpu: perEvent(before, sampleCpu(target.pid, postmaster), result.requests.total),
   };
 }
 
