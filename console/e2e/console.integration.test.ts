@@ -99,7 +99,7 @@ describe('supervisor console against the real server', () => {
 
     const branch = BRANCHES[2];
     const both = withRole.filter((d) => d.branch === branch);
-    await page.getByLabel('Branch').selectOption(branch);
+    await page.getByLabel('Branch', { exact: true }).selectOption(branch);
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(new RegExp(`/devices\\?role=${role}&branch=${branch}$`));
     await containsText(page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
@@ -111,13 +111,13 @@ describe('supervisor console against the real server', () => {
     await page.goBack();
     await atUrl(page, new RegExp(`/devices\\?role=${role}$`));
     await hasValue(page.getByLabel('Role'), role);
-    await hasValue(page.getByLabel('Branch'), '');
+    await hasValue(page.getByLabel('Branch', { exact: true }), '');
     await containsText(page.getByTestId('pager-summary'), `of ${withRole.length.toLocaleString('en-US')} devices`);
 
     // A shared link opens the same filtered page in a new session.
     const other = await newPage();
     await signIn(other.page, stack.supervisor, `/devices?role=${role}&branch=${branch}`);
-    await hasValue(other.page.getByLabel('Branch'), branch);
+    await hasValue(other.page.getByLabel('Branch', { exact: true }), branch);
     await containsText(other.page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
     await other.context.close();
 
@@ -636,8 +636,8 @@ describe('supervisor console against the real server', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
     }
     await page.goto(`/devices?branch=${encodeURIComponent(branch)}`);
-    await hasValue(page.getByLabel('Branch'), branch);
-    const fits = await page.getByLabel('Branch').evaluate((select: HTMLSelectElement) => {
+    await hasValue(page.getByLabel('Branch', { exact: true }), branch);
+    const fits = await page.getByLabel('Branch', { exact: true }).evaluate((select: HTMLSelectElement) => {
       const style = getComputedStyle(select);
       const canvas = document.createElement('canvas').getContext('2d')!;
       canvas.font = style.font;
