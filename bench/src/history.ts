@@ -6,12 +6,13 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { eventBody } from './bodies.js';
-import { freePort, throwawayDatabase, waitHealthy } from './targets.js';
+import { perEvent, sampleCpu } from './cpu.js';
+import { freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targets.js';
 
 /**
  * History benchmark: Vigil on PostgreSQL with 5 behaviors, first on an empty store, then on a store already
  * holding 1 million events (seeded with generate_series, behavior points and buckets filled consistently, as
- * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.90).
+ * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the server and PostgreSQL.
  * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64),
  * BENCH_HISTORY_EVENTS (1000000).
  */
@@ -52,7 +53,7 @@ async function withDatabase<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startServer(): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
@@ -64,8 +65,11 @@ async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
       child.once('exit', () => (clearTimeout(kill), resolve()));
       child.kill('SIGTERM');
     });
-  return { url: base, stop };
+  return { url: base, pid: child.pid, stop };
 }
+
+// CPU per event moves far less with the shared machine's drift than events/s: it says whether history costs work.
+const postmaster = await postmasterPid();
 
 let counter = 0;
 async function measure(label: string, key: string) {
@@ -82,8 +86,10 @@ async function measure(label: string, key: string) {
       });
     await drive(3); // warm-up
     const load = loadavg()[0]!.toFixed(2);
+    const before = sampleCpu(server.pid, postmaster);
     const r = await drive(seconds);
-    return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load };
+    const cpu = perEvent(before, sampleCpu(server.pid, postmaster), r.requests.total);
+    return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load, cpu };
   } finally {
     await server.stop();
   }
@@ -154,11 +160,17 @@ try {
   await seed(id);
   const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events`, key);
   console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${seconds} s (load average before each run shown)`);
-  console.log(`${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)}`);
+  console.log(
+    `${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)}`,
+  );
   for (const r of [empty, full]) {
-    console.log(`${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)}`);
+    console.log(
+      `${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)}`,
+    );
   }
-  console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.90); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
+  const cpu = (r: typeof empty) => r.cpu.server + r.cpu.postgres;
+  console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.95); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
+  console.log(`CPU per event (server + PostgreSQL) empty ÷ full: ${(cpu(empty) / cpu(full)).toFixed(2)}`);
 } finally {
   await database.drop();
 }
