@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/handle.js';
 import type { CompiledBehavior } from './definition.js';
 import type { EventFacts } from './fields.js';
-import { insertPoints, lockGroups, readBuckets, readWindows, writeBuckets, type BucketKey, type BucketRow, type PointRow, type WindowQuery } from './store.js';
+import { lockGroups, readBuckets, readWindows, writeCounts, type BucketKey, type BucketRow, type PointRow, type WindowQuery } from './store.js';
 import { addToBucket, answer, windowCuts, type BehaviorValue, type BucketState, type Point, type WindowRead } from './window.js';
 
 interface Pair {
@@ -19,7 +19,7 @@ interface Pair {
  * Counts a batch of events for the given behaviors and, when `answering`, returns each event's behavior values
  * (keyed by behavior name; behaviors that do not match, or whose group key is missing, are absent).
  *
- * Per batch, whatever its size: one lock statement, one read, one insert of points and one upsert of buckets.
+ * Per batch, whatever its size: one lock statement, one read, and one write of points and buckets.
  * The read is one row per event and behavior (see readWindows): the database sums each window's buckets and edge
  * points itself, so what crosses to the server does not grow with stored history or with a window's events.
  * Without answers (backfill) only the buckets the events land in are read.
@@ -98,7 +98,6 @@ export async function countEvents(
     }
     for (const bucket of touched) buckets.push({ behaviorId: b.id, groupKey: pair.groupKey, bucket, state: pair.buckets.get(bucket)! });
   }
-  await insertPoints(tx, points);
-  await writeBuckets(tx, buckets);
+  await writeCounts(tx, points, buckets);
   return results;
 }

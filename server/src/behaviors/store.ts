@@ -1,21 +1,25 @@
-import { sql } from 'drizzle-orm';
+import { keys, probe, records, writeAll } from '../db/compose.js';
 import type { Queryable } from '../db/handle.js';
-import { column, rows } from '../db/rows.js';
+import { preparedRows, sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
 import type { BucketState, Point, WindowRead, windowCuts } from './window.js';
 
 // Two-key advisory locks live in a key space apart from the one-key locks used for idempotency.
 const LOCK_CLASS = 0x6268_7672; // "bhvr"
 
+// Every statement here runs for every group commit with behaviors: prepared once per connection (planning the
+// window read costs more than running it), with the batch as one jsonb parameter, as the ingest path does.
+
 /**
  * Serialises every transaction that reads and then writes the same (behavior, group): across group commits and
  * across processes, each event sees exactly the events committed before it. Locks are taken in hash order so
  * two transactions can never wait on each other in a cycle.
  */
-export async function lockGroups(tx: Queryable, keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await tx.execute(
-    sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int4, h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${column(keys, 'text')}) AS k ORDER BY 1) AS locks`,
+export async function lockGroups(tx: Queryable, groups: string[]): Promise<void> {
+  if (groups.length === 0) return;
+  await preparedRows(
+    tx,
+    sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int4, h) FROM (SELECT DISTINCT hashtext(q.k) AS h FROM ${keys(groups)} ORDER BY 1) AS locks`,
   );
 }
 
@@ -39,17 +43,16 @@ export interface BucketKey {
 }
 
 /** The stored state of each bucket asked for (undefined: none yet), in the order asked. */
-export async function readBuckets(tx: Queryable, keys: BucketKey[]): Promise<(BucketState | undefined)[]> {
-  if (keys.length === 0) return [];
-  const found = await rows<BucketColumns & { n: number }>(
+export async function readBuckets(tx: Queryable, wanted: BucketKey[]): Promise<(BucketState | undefined)[]> {
+  if (wanted.length === 0) return [];
+  const found = await preparedRows<BucketColumns & { n: number }>(
     tx,
-    sql`SELECT q.n::int AS n, b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll
-        FROM unnest(${column(keys.map((k) => k.behaviorId), 'text')}, ${column(keys.map((k) => k.groupKey), 'text')},
-                    ${column(keys.map((k) => k.bucket), 'int8')}) WITH ORDINALITY AS q(id, g, k, n)
-        LEFT JOIN behavior_buckets b ON b.behavior_id = q.id AND b.group_key = q.g AND b.bucket = q.k`,
+    sql`SELECT q.n, b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll
+        FROM ${records(wanted.map((k, n) => ({ n, id: k.behaviorId, g: k.groupKey, k: k.bucket })), 'n int, id text, g text, k int8', 'q')}
+        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = q.id AND group_key = q.g AND bucket = q.k`)} AS b ON true`,
   );
-  const states: (BucketState | undefined)[] = keys.map(() => undefined);
-  for (const r of found) states[r.n - 1] = bucketState(r);
+  const states: (BucketState | undefined)[] = wanted.map(() => undefined);
+  for (const r of found) states[r.n] = bucketState(r);
   return states;
 }
 
@@ -67,8 +70,20 @@ export interface WindowQuery extends ReturnType<typeof windowCuts> {
  */
 export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promise<{ read: WindowRead; last: BucketState | undefined }[]> {
   if (windows.length === 0) return [];
-  const col = (f: (w: WindowQuery) => unknown, type: string) => column(windows.map(f), type);
-  const found = await rows<
+  const input = windows.map((w, n) => ({
+    n,
+    id: w.behaviorId,
+    g: w.groupKey,
+    body_from: w.bodyFrom,
+    last: w.last,
+    head_from: w.headFrom,
+    head_to: w.headTo,
+    last_start: w.lastStart,
+    tail_from: w.tailFrom,
+    tail_to: w.tailTo,
+    uq: w.unique,
+  }));
+  const found = await preparedRows<
     BucketColumns & {
       n: number;
       body_count: number;
@@ -85,17 +100,17 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
   >(
     tx,
     // A bucket's items are unnested to one row each, so its count and sum are taken from its first row only.
-    sql`SELECT w.n::int AS n,
+    sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
                head.c AS head_count, head.s AS head_sum, head.items AS head_items,
                tail.c AS tail_count, tail.s AS tail_sum,
                CASE WHEN w.uq AND tail.c > 0 THEN coalesce(lp.items, '{}') END AS last_items,
                b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll
-        FROM unnest(${col((w) => w.behaviorId, 'text')}, ${col((w) => w.groupKey, 'text')}, ${col((w) => w.bodyFrom, 'int8')},
-                    ${col((w) => w.last, 'int8')}, ${col((w) => w.headFrom, 'int8')}, ${col((w) => w.headTo, 'int8')},
-                    ${col((w) => w.lastStart, 'int8')}, ${col((w) => w.tailFrom, 'int8')}, ${col((w) => w.tailTo, 'int8')},
-                    ${col((w) => w.unique, 'bool')})
-             WITH ORDINALITY AS w(id, g, body_from, last, head_from, head_to, last_start, tail_from, tail_to, uq, n)
+        FROM ${records(
+          input,
+          'n int, id text, g text, body_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
+          'w',
+        )}
         CROSS JOIN LATERAL (
           SELECT coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0)::float8 AS c,
                  coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
@@ -116,11 +131,11 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
           FROM behavior_points p
           WHERE w.uq AND tail.c > 0
             AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.last_start AND p.at < w.tail_from) AS lp ON true
-        LEFT JOIN behavior_buckets b ON b.behavior_id = w.id AND b.group_key = w.g AND b.bucket = w.last`,
+        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket = w.last`)} AS b ON true`,
   );
   const out: { read: WindowRead; last: BucketState | undefined }[] = new Array(windows.length);
   for (const r of found) {
-    out[r.n - 1] = {
+    out[r.n] = {
       read: {
         body: { count: Number(r.body_count), sum: Number(r.body_sum), items: r.body_items ?? [], hlls: (r.body_hlls ?? []).map((h) => HyperLogLog.fromHex(h)) },
         head: { count: Number(r.head_count), sum: Number(r.head_sum), items: r.head_items ?? [] },
@@ -138,16 +153,6 @@ export interface PointRow extends Point {
   groupKey: string;
 }
 
-export async function insertPoints(tx: Queryable, points: PointRow[]): Promise<void> {
-  if (points.length === 0) return;
-  await tx.execute(
-    sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
-        SELECT * FROM unnest(${column(points.map((p) => p.behaviorId), 'text')}, ${column(points.map((p) => p.groupKey), 'text')},
-                             ${column(points.map((p) => p.at), 'int8')}, ${column(points.map((p) => p.value), 'float8')},
-                             ${column(points.map((p) => p.item), 'text')})`,
-  );
-}
-
 export interface BucketRow {
   behaviorId: string;
   groupKey: string;
@@ -155,19 +160,34 @@ export interface BucketRow {
   state: BucketState;
 }
 
-/** Writes whole bucket states: the caller holds the group's lock, so what it read is still current. */
-export async function writeBuckets(tx: Queryable, buckets: BucketRow[]): Promise<void> {
-  if (buckets.length === 0) return;
-  const col = <T>(f: (b: BucketRow) => T) => buckets.map(f);
-  await tx.execute(
-    sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll)
-        SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it::jsonb)) END, decode(h, 'hex')
-        FROM unnest(${column(col((b) => b.behaviorId), 'text')}, ${column(col((b) => b.groupKey), 'text')},
-                    ${column(col((b) => b.bucket), 'int8')}, ${column(col((b) => b.state.count), 'int8')},
-                    ${column(col((b) => b.state.sum), 'float8')},
-                    ${column(col((b) => (b.state.items ? JSON.stringify(b.state.items) : null)), 'text')},
-                    ${column(col((b) => b.state.hll?.toHex() ?? null), 'text')}) AS t(id, g, k, c, s, it, h)
-        ON CONFLICT (behavior_id, group_key, bucket)
-        DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll`,
-  );
+/**
+ * Stores the batch's points and whole bucket states in one statement: the caller holds the groups' locks, so
+ * what it read is still current.
+ */
+export async function writeCounts(tx: Queryable, points: PointRow[], buckets: BucketRow[]): Promise<void> {
+  const writes = [];
+  if (points.length > 0) {
+    writes.push(sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
+      SELECT id, g, at, v, it FROM ${records(
+        points.map((p) => ({ id: p.behaviorId, g: p.groupKey, at: p.at, v: p.value, it: p.item })),
+        'id text, g text, at int8, v float8, it text',
+      )}`);
+  }
+  if (buckets.length > 0) {
+    const rowsIn = buckets.map((b) => ({
+      id: b.behaviorId,
+      g: b.groupKey,
+      k: b.bucket,
+      c: b.state.count,
+      s: b.state.sum,
+      it: b.state.items,
+      h: b.state.hll?.toHex() ?? null,
+    }));
+    writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll)
+      SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it)) END, decode(h, 'hex')
+      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text')}
+      ON CONFLICT (behavior_id, group_key, bucket)
+      DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll`);
+  }
+  if (writes.length > 0) await writeAll(tx, writes, sql`SELECT 1`);
 }
