@@ -1,6 +1,6 @@
 import { keys, probe, records, writeAll } from '../db/compose.js';
 import type { Queryable } from '../db/handle.js';
-import { preparedRows, sql } from '../db/statement.js';
+import { preparedRows, raw, sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
 import type { BucketState, Point, WindowRead, windowCuts } from './window.js';
 
@@ -28,12 +28,23 @@ interface BucketColumns {
   sum: number | null;
   items: string[] | null;
   hll: string | null;
+  first_at: number | null;
+  last_at: number | null;
 }
+
+const BUCKET_COLUMNS = "b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll, b.first_at::float8 AS first_at, b.last_at::float8 AS last_at";
 
 /** A stored bucket's state, or undefined when the outer join found none. */
 function bucketState(r: BucketColumns): BucketState | undefined {
   if (r.count === null) return undefined;
-  return { count: Number(r.count), sum: Number(r.sum), items: r.items, hll: r.hll ? HyperLogLog.fromHex(r.hll) : null };
+  return {
+    count: Number(r.count),
+    sum: Number(r.sum),
+    items: r.items,
+    hll: r.hll ? HyperLogLog.fromHex(r.hll) : null,
+    firstAt: r.first_at === null ? null : Number(r.first_at),
+    lastAt: r.last_at === null ? null : Number(r.last_at),
+  };
 }
 
 export interface BucketKey {
@@ -47,7 +58,7 @@ export async function readBuckets(tx: Queryable, wanted: BucketKey[]): Promise<(
   if (wanted.length === 0) return [];
   const found = await preparedRows<BucketColumns & { n: number }>(
     tx,
-    sql`SELECT q.n, b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll
+    sql`SELECT q.n, ${raw(BUCKET_COLUMNS)}
         FROM ${records(wanted.map((k, n) => ({ n, id: k.behaviorId, g: k.groupKey, k: k.bucket })), 'n int, id text, g text, k int8', 'q')}
         LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = q.id AND group_key = q.g AND bucket = q.k`)} AS b ON true`,
   );
@@ -74,6 +85,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     n,
     id: w.behaviorId,
     g: w.groupKey,
+    first: w.first,
     body_from: w.bodyFrom,
     last: w.last,
     head_from: w.headFrom,
@@ -99,39 +111,49 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     }
   >(
     tx,
-    // A bucket's items are unnested to one row each, so its count and sum are taken from its first row only.
+    // The last bucket, and the first when the window starts inside it, come first: their event times say whether
+    // their points must be read at all. A first bucket wholly inside the window (and exact: no HyperLogLog) is
+    // summed with the body. A bucket's items are unnested to one row each, so its count and sum are taken from its
+    // first row only.
     sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
                head.c AS head_count, head.s AS head_sum, head.items AS head_items,
                tail.c AS tail_count, tail.s AS tail_sum,
                CASE WHEN w.uq AND tail.c > 0 THEN coalesce(lp.items, '{}') END AS last_items,
-               b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll
+               ${raw(BUCKET_COLUMNS)}
         FROM ${records(
           input,
-          'n int, id text, g text, body_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
+          'n int, id text, g text, first int8, body_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
           'w',
         )}
+        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket = w.last`)} AS b ON true
+        LEFT JOIN ${probe(
+          sql`SELECT last_at, coalesce(first_at >= w.head_from AND hll IS NULL, false) AS whole FROM behavior_buckets
+              WHERE w.head_to > w.head_from AND behavior_id = w.id AND group_key = w.g AND bucket = w.first`,
+        )} AS hb ON true
         CROSS JOIN LATERAL (
           SELECT coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0)::float8 AS c,
                  coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
                  array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL) AS items,
                  array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS hlls
           FROM behavior_buckets k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
-          WHERE k.behavior_id = w.id AND k.group_key = w.g AND k.bucket >= w.body_from AND k.bucket < w.last) AS body
+          WHERE k.behavior_id = w.id AND k.group_key = w.g AND k.bucket < w.last
+            AND k.bucket >= CASE WHEN hb.whole THEN w.first ELSE w.body_from END) AS body
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
           FROM behavior_points p
-          WHERE p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS head
+          WHERE NOT hb.whole AND coalesce(hb.last_at >= w.head_from, true)
+            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS head
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
           FROM behavior_points p
-          WHERE p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.tail_from AND p.at < w.tail_to) AS tail
+          WHERE b.count IS NOT NULL AND coalesce(b.last_at >= w.tail_from, true)
+            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.tail_from AND p.at < w.tail_to) AS tail
         LEFT JOIN LATERAL (
           SELECT array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
           FROM behavior_points p
           WHERE w.uq AND tail.c > 0
-            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.last_start AND p.at < w.tail_from) AS lp ON true
-        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket = w.last`)} AS b ON true`,
+            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.last_start AND p.at < w.tail_from) AS lp ON true`,
   );
   const out: { read: WindowRead; last: BucketState | undefined }[] = new Array(windows.length);
   for (const r of found) {
@@ -182,12 +204,15 @@ export async function writeCounts(tx: Queryable, points: PointRow[], buckets: Bu
       s: b.state.sum,
       it: b.state.items,
       h: b.state.hll?.toHex() ?? null,
+      f: b.state.firstAt,
+      l: b.state.lastAt,
     }));
-    writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll)
-      SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it)) END, decode(h, 'hex')
-      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text')}
+    writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at)
+      SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it)) END, decode(h, 'hex'), f, l
+      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text, f int8, l int8')}
       ON CONFLICT (behavior_id, group_key, bucket)
-      DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll`);
+      DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll,
+                    first_at = excluded.first_at, last_at = excluded.last_at`);
   }
   if (writes.length > 0) await writeAll(tx, writes, sql`SELECT 1`);
 }

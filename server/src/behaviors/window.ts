@@ -11,6 +11,9 @@ export interface BucketState {
   /** Distinct values (unique only): all of them while `hll` is null, a sample of at most 100 after; null for count/sum. */
   items: string[] | null;
   hll: HyperLogLog | null;
+  /** Earliest and latest event time in the bucket; null when not known (buckets written before they were kept). */
+  firstAt: number | null;
+  lastAt: number | null;
 }
 
 /** One counted event: its time (epoch ms), its summed value and its unique value. */
@@ -43,14 +46,16 @@ export function windowOf(b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>, t: 
 
 /**
  * Where an event's window is cut for reading: whole buckets [bodyFrom, last) are summed by the database; the
- * first bucket, when it starts before the window, contributes its points in [headFrom, headTo); the last bucket
- * (the one the event lands in) is read whole, less its points in [tailFrom, tailTo) — stored events later than
- * this one, which only late events have. Unique cannot subtract, so with a tail it takes the distinct items of
- * the last bucket's points in [lastStart, tailFrom) instead.
+ * first bucket (`first`), when it starts before the window, contributes its points in [headFrom, headTo); the last
+ * bucket (the one the event lands in) is read whole, less its points in [tailFrom, tailTo) — stored events later
+ * than this one, which only late events have. Unique cannot subtract, so with a tail it takes the distinct items
+ * of the last bucket's points in [lastStart, tailFrom) instead. Points are read only where a bucket's first and
+ * last event times say the cut splits it: a first bucket wholly inside the window is summed with the body.
  */
 export function windowCuts(b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>, t: number) {
   const w = windowOf(b, t);
   return {
+    first: w.kLo,
     bodyFrom: w.startPartial ? w.kLo + 1 : w.kLo,
     last: w.kHi,
     headFrom: w.lo,
@@ -144,6 +149,9 @@ export function addToBucket(b: CompiledBehavior, state: BucketState | undefined,
     sum: (state?.sum ?? 0) + (p.value ?? 0),
     items: state ? state.items && [...state.items] : b.operation === 'unique' ? [] : null,
     hll: state?.hll ? new HyperLogLog(state.hll.registers) : null,
+    // A bucket whose span was not kept stays unknown: its earlier events' times are not in the state.
+    firstAt: !state ? p.at : state.firstAt === null ? null : Math.min(state.firstAt, p.at),
+    lastAt: !state ? p.at : state.lastAt === null ? null : Math.max(state.lastAt, p.at),
   };
   if (b.operation !== 'unique' || p.item === null) return next;
   if (next.hll) next.hll.add(p.item);
