@@ -6,13 +6,14 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { eventBody } from './bodies.js';
+import { perEvent, sampleCpu } from './cpu.js';
 import { HISTORY_BEHAVIORS } from './history-behaviors.js';
-import { freePort, throwawayDatabase, waitHealthy } from './targets.js';
+import { freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targets.js';
 
 /**
  * History benchmark: Vigil on PostgreSQL with 5 behaviors, first on an empty store, then on a store already
  * holding 1 million events (seeded with generate_series, behavior points and buckets filled consistently, as
- * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.90).
+ * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the server and PostgreSQL.
  * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64),
  * BENCH_HISTORY_EVENTS (1000000).
  */
@@ -47,7 +48,7 @@ async function withDatabase<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startServer(): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
@@ -59,12 +60,33 @@ async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
       child.once('exit', () => (clearTimeout(kill), resolve()));
       child.kill('SIGTERM');
     });
-  return { url: base, stop };
+  return { url: base, pid: child.pid, stop };
+}
+
+// CPU per event moves far less with the shared machine's drift than events/s: it says whether history costs work.
+const postmaster = await postmasterPid();
+
+/**
+ * Buffers the database touched so far (shared hits and reads): the work of the run, which unlike events/s and
+ * CPU does not move with the other loads on a shared machine. Backends report at exit, so it is read with the
+ * server stopped and covers the warm-up too.
+ */
+async function buffers(): Promise<{ hit: number; read: number }> {
+  return withDatabase(async (c) => {
+    await c.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await c.query<{ hit: string; read: string }>(
+      'SELECT blks_hit AS hit, blks_read AS read FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return { hit: Number(rows[0]!.hit), read: Number(rows[0]!.read) };
+  });
 }
 
 let counter = 0;
 async function measure(label: string, key: string) {
+  const startBuffers = await buffers();
+  const startCounter = counter;
   const server = await startServer();
+  let result;
   try {
     const drive = (duration: number) =>
       autocannon({
@@ -77,11 +99,16 @@ async function measure(label: string, key: string) {
       });
     await drive(3); // warm-up
     const load = loadavg()[0]!.toFixed(2);
+    const before = sampleCpu(server.pid, postmaster);
     const r = await drive(seconds);
-    return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load };
+    const cpu = perEvent(before, sampleCpu(server.pid, postmaster), r.requests.total);
+    result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load, cpu };
   } finally {
     await server.stop();
   }
+  const endBuffers = await buffers();
+  const events = counter - startCounter;
+  return { ...result, hits: (endBuffers.hit - startBuffers.hit) / events, reads: (endBuffers.read - startBuffers.read) / events };
 }
 
 /** 1M events over the last 7 days for the bench's users and devices, plus their behavior points and buckets. */
@@ -119,13 +146,14 @@ async function seed(keyId: string): Promise<void> {
       );
       const unique = s.item !== 'NULL::text';
       await c.query(
-        `INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll)
+        `INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at)
          SELECT behavior_id, group_key, floor(at::float8 / $2)::int8, count(*), coalesce(sum(value), 0),
-                ${unique ? 'array_agg(DISTINCT item) FILTER (WHERE item IS NOT NULL)' : 'NULL'}, NULL
+                ${unique ? 'array_agg(DISTINCT item) FILTER (WHERE item IS NOT NULL)' : 'NULL'}, NULL, min(at), max(at)
          FROM behavior_points WHERE behavior_id = $1 GROUP BY behavior_id, group_key, floor(at::float8 / $2)::int8
          ON CONFLICT (behavior_id, group_key, bucket) DO UPDATE
            SET count = behavior_buckets.count + excluded.count, sum = behavior_buckets.sum + excluded.sum,
-               items = ARRAY(SELECT DISTINCT unnest(behavior_buckets.items || excluded.items))`,
+               items = ARRAY(SELECT DISTINCT unnest(behavior_buckets.items || excluded.items)),
+               first_at = least(behavior_buckets.first_at, excluded.first_at), last_at = greatest(behavior_buckets.last_at, excluded.last_at)`,
         [d.id, Number(d.bucket_ms)],
       );
     }
@@ -149,11 +177,18 @@ try {
   await seed(id);
   const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events`, key);
   console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${seconds} s (load average before each run shown)`);
-  console.log(`${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)}`);
+  console.log(
+    `${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)}`,
+  );
   for (const r of [empty, full]) {
-    console.log(`${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)}`);
+    console.log(
+      `${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)}`,
+    );
   }
-  console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.90); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
+  const cpu = (r: typeof empty) => r.cpu.server + r.cpu.postgres;
+  console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.95); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
+  console.log(`CPU per event (server + PostgreSQL) empty ÷ full: ${(cpu(empty) / cpu(full)).toFixed(2)}`);
+  console.log(`database buffers per event (hits + reads) empty ÷ full: ${((empty.hits + empty.reads) / (full.hits + full.reads)).toFixed(2)}`);
 } finally {
   await database.drop();
 }

@@ -77,6 +77,10 @@ export const behaviorBuckets = pgTable(
     items: text('items').array(),
     /** HyperLogLog registers (2^12 bytes) once the bucket holds more distinct values than the exact bound. */
     hll: bytea('hll'),
+    /** Earliest event time in the bucket (epoch ms), so a window starting inside it reads its points only when split; null: not known (written before 0006). */
+    firstAt: bigint('first_at', { mode: 'number' }),
+    /** Latest event time in the bucket (epoch ms), so a window ending inside it reads later points only when there are some; null: not known. */
+    lastAt: bigint('last_at', { mode: 'number' }),
   },
   (t) => [primaryKey({ columns: [t.behaviorId, t.groupKey, t.bucket] })],
 );

@@ -1,78 +1,178 @@
-import { sql } from 'drizzle-orm';
+import { keys, probe, records, writeAll } from '../db/compose.js';
 import type { Queryable } from '../db/handle.js';
-import { column, rows } from '../db/rows.js';
+import { preparedRows, raw, sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
-import type { BucketState, Point } from './window.js';
+import type { BucketState, Point, WindowRead, windowCuts } from './window.js';
 
 // Two-key advisory locks live in a key space apart from the one-key locks used for idempotency.
 const LOCK_CLASS = 0x6268_7672; // "bhvr"
+
+// Every statement here runs for every group commit with behaviors: prepared once per connection (planning the
+// window read costs more than running it), with the batch as one jsonb parameter, as the ingest path does.
 
 /**
  * Serialises every transaction that reads and then writes the same (behavior, group): across group commits and
  * across processes, each event sees exactly the events committed before it. Locks are taken in hash order so
  * two transactions can never wait on each other in a cycle.
  */
-export async function lockGroups(tx: Queryable, keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await tx.execute(
-    sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int4, h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${column(keys, 'text')}) AS k ORDER BY 1) AS locks`,
+export async function lockGroups(tx: Queryable, groups: string[]): Promise<void> {
+  if (groups.length === 0) return;
+  await preparedRows(
+    tx,
+    sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int4, h) FROM (SELECT DISTINCT hashtext(q.k) AS h FROM ${keys(groups)} ORDER BY 1) AS locks`,
   );
 }
 
-export interface Range {
+interface BucketColumns {
+  count: number | null;
+  sum: number | null;
+  items: string[] | null;
+  hll: string | null;
+  first_at: number | null;
+  last_at: number | null;
+}
+
+const BUCKET_COLUMNS = "b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll, b.first_at::float8 AS first_at, b.last_at::float8 AS last_at";
+
+/** A stored bucket's state, or undefined when the outer join found none. */
+function bucketState(r: BucketColumns): BucketState | undefined {
+  if (r.count === null) return undefined;
+  return {
+    count: Number(r.count),
+    sum: Number(r.sum),
+    items: r.items,
+    hll: r.hll ? HyperLogLog.fromHex(r.hll) : null,
+    firstAt: r.first_at === null ? null : Number(r.first_at),
+    lastAt: r.last_at === null ? null : Number(r.last_at),
+  };
+}
+
+export interface BucketKey {
   behaviorId: string;
   groupKey: string;
-  from: number;
-  /** Inclusive for buckets, exclusive for points. */
-  to: number;
+  bucket: number;
 }
 
-export async function readBuckets(tx: Queryable, ranges: Range[]): Promise<{ range: number; bucket: number; state: BucketState }[]> {
-  if (ranges.length === 0) return [];
-  const found = await rows<{ n: number; bucket: number; count: number; sum: number; items: string[] | null; hll: string | null }>(
+/** The stored state of each bucket asked for (undefined: none yet), in the order asked. */
+export async function readBuckets(tx: Queryable, wanted: BucketKey[]): Promise<(BucketState | undefined)[]> {
+  if (wanted.length === 0) return [];
+  const found = await preparedRows<BucketColumns & { n: number }>(
     tx,
-    sql`SELECT q.n::int AS n, b.bucket::float8 AS bucket, b.count::float8 AS count, b.sum, b.items, encode(b.hll, 'hex') AS hll
-        FROM unnest(${column(ranges.map((r) => r.behaviorId), 'text')}, ${column(ranges.map((r) => r.groupKey), 'text')},
-                    ${column(ranges.map((r) => r.from), 'int8')}, ${column(ranges.map((r) => r.to), 'int8')})
-             WITH ORDINALITY AS q(id, g, f, t, n)
-        JOIN behavior_buckets b ON b.behavior_id = q.id AND b.group_key = q.g AND b.bucket BETWEEN q.f AND q.t`,
+    sql`SELECT q.n, ${raw(BUCKET_COLUMNS)}
+        FROM ${records(wanted.map((k, n) => ({ n, id: k.behaviorId, g: k.groupKey, k: k.bucket })), 'n int, id text, g text, k int8', 'q')}
+        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = q.id AND group_key = q.g AND bucket = q.k`)} AS b ON true`,
   );
-  return found.map((r) => ({
-    range: r.n - 1,
-    bucket: Number(r.bucket),
-    state: { count: Number(r.count), sum: Number(r.sum), items: r.items, hll: r.hll ? HyperLogLog.fromHex(r.hll) : null },
-  }));
+  const states: (BucketState | undefined)[] = wanted.map(() => undefined);
+  for (const r of found) states[r.n] = bucketState(r);
+  return states;
 }
 
-export async function readPoints(tx: Queryable, ranges: Range[]): Promise<{ range: number; point: Point }[]> {
-  if (ranges.length === 0) return [];
-  const found = await rows<{ n: number; at: number; value: number | null; item: string | null }>(
-    tx,
-    sql`SELECT q.n::int AS n, p.at::float8 AS at, p.value, p.item
-        FROM unnest(${column(ranges.map((r) => r.behaviorId), 'text')}, ${column(ranges.map((r) => r.groupKey), 'text')},
-                    ${column(ranges.map((r) => r.from), 'int8')}, ${column(ranges.map((r) => r.to), 'int8')})
-             WITH ORDINALITY AS q(id, g, f, t, n)
-        JOIN behavior_points p ON p.behavior_id = q.id AND p.group_key = q.g AND p.at >= q.f AND p.at < q.t`,
-  );
-  return found.map((r) => ({
-    range: r.n - 1,
-    point: { at: Number(r.at), value: r.value === null ? null : Number(r.value), item: r.item },
+/** One event's window for one (behavior, group), cut as windowCuts says. */
+export interface WindowQuery extends ReturnType<typeof windowCuts> {
+  behaviorId: string;
+  groupKey: string;
+  unique: boolean;
+}
+
+/**
+ * Each window's stored part in one row: the database sums the body's buckets and the edges' points, so the rows
+ * crossing to the server do not grow with history or with the events in a window. The last bucket comes whole,
+ * as the event's own write needs it too.
+ */
+export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promise<{ read: WindowRead; last: BucketState | undefined }[]> {
+  if (windows.length === 0) return [];
+  const input = windows.map((w, n) => ({
+    n,
+    id: w.behaviorId,
+    g: w.groupKey,
+    first: w.first,
+    body_from: w.bodyFrom,
+    last: w.last,
+    head_from: w.headFrom,
+    head_to: w.headTo,
+    last_start: w.lastStart,
+    tail_from: w.tailFrom,
+    tail_to: w.tailTo,
+    uq: w.unique,
   }));
+  const found = await preparedRows<
+    BucketColumns & {
+      n: number;
+      body_count: number;
+      body_sum: number;
+      body_items: string[] | null;
+      body_hlls: string[] | null;
+      head_count: number;
+      head_sum: number;
+      head_items: string[] | null;
+      tail_count: number;
+      tail_sum: number;
+      last_items: string[] | null;
+    }
+  >(
+    tx,
+    // The last bucket, and the first when the window starts inside it, come first: their event times say whether
+    // their points must be read at all. A first bucket wholly inside the window (and exact: no HyperLogLog) is
+    // summed with the body. A bucket's items are unnested to one row each, so its count and sum are taken from its
+    // first row only.
+    sql`SELECT w.n,
+               body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
+               head.c AS head_count, head.s AS head_sum, head.items AS head_items,
+               tail.c AS tail_count, tail.s AS tail_sum,
+               CASE WHEN w.uq AND tail.c > 0 THEN coalesce(lp.items, '{}') END AS last_items,
+               ${raw(BUCKET_COLUMNS)}
+        FROM ${records(
+          input,
+          'n int, id text, g text, first int8, body_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
+          'w',
+        )}
+        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket = w.last`)} AS b ON true
+        LEFT JOIN ${probe(
+          sql`SELECT last_at, coalesce(first_at >= w.head_from AND hll IS NULL, false) AS whole FROM behavior_buckets
+              WHERE w.head_to > w.head_from AND behavior_id = w.id AND group_key = w.g AND bucket = w.first`,
+        )} AS hb ON true
+        CROSS JOIN LATERAL (
+          SELECT coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0)::float8 AS c,
+                 coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
+                 array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL) AS items,
+                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS hlls
+          FROM behavior_buckets k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
+          WHERE k.behavior_id = w.id AND k.group_key = w.g AND k.bucket < w.last
+            AND k.bucket >= CASE WHEN hb.whole THEN w.first ELSE w.body_from END) AS body
+        CROSS JOIN LATERAL (
+          SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
+          FROM behavior_points p
+          WHERE NOT hb.whole AND coalesce(hb.last_at >= w.head_from, true)
+            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS head
+        CROSS JOIN LATERAL (
+          SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
+          FROM behavior_points p
+          WHERE b.count IS NOT NULL AND coalesce(b.last_at >= w.tail_from, true)
+            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.tail_from AND p.at < w.tail_to) AS tail
+        LEFT JOIN LATERAL (
+          SELECT array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
+          FROM behavior_points p
+          WHERE w.uq AND tail.c > 0
+            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.last_start AND p.at < w.tail_from) AS lp ON true`,
+  );
+  const out: { read: WindowRead; last: BucketState | undefined }[] = new Array(windows.length);
+  for (const r of found) {
+    out[r.n] = {
+      read: {
+        body: { count: Number(r.body_count), sum: Number(r.body_sum), items: r.body_items ?? [], hlls: (r.body_hlls ?? []).map((h) => HyperLogLog.fromHex(h)) },
+        head: { count: Number(r.head_count), sum: Number(r.head_sum), items: r.head_items ?? [] },
+        tail: { count: Number(r.tail_count), sum: Number(r.tail_sum) },
+        lastItems: r.last_items,
+      },
+      last: bucketState(r),
+    };
+  }
+  return out;
 }
 
 export interface PointRow extends Point {
   behaviorId: string;
   groupKey: string;
-}
-
-export async function insertPoints(tx: Queryable, points: PointRow[]): Promise<void> {
-  if (points.length === 0) return;
-  await tx.execute(
-    sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
-        SELECT * FROM unnest(${column(points.map((p) => p.behaviorId), 'text')}, ${column(points.map((p) => p.groupKey), 'text')},
-                             ${column(points.map((p) => p.at), 'int8')}, ${column(points.map((p) => p.value), 'float8')},
-                             ${column(points.map((p) => p.item), 'text')})`,
-  );
 }
 
 export interface BucketRow {
@@ -82,19 +182,37 @@ export interface BucketRow {
   state: BucketState;
 }
 
-/** Writes whole bucket states: the caller holds the group's lock, so what it read is still current. */
-export async function writeBuckets(tx: Queryable, buckets: BucketRow[]): Promise<void> {
-  if (buckets.length === 0) return;
-  const col = <T>(f: (b: BucketRow) => T) => buckets.map(f);
-  await tx.execute(
-    sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll)
-        SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it::jsonb)) END, decode(h, 'hex')
-        FROM unnest(${column(col((b) => b.behaviorId), 'text')}, ${column(col((b) => b.groupKey), 'text')},
-                    ${column(col((b) => b.bucket), 'int8')}, ${column(col((b) => b.state.count), 'int8')},
-                    ${column(col((b) => b.state.sum), 'float8')},
-                    ${column(col((b) => (b.state.items ? JSON.stringify(b.state.items) : null)), 'text')},
-                    ${column(col((b) => b.state.hll?.toHex() ?? null), 'text')}) AS t(id, g, k, c, s, it, h)
-        ON CONFLICT (behavior_id, group_key, bucket)
-        DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll`,
-  );
+/**
+ * Stores the batch's points and whole bucket states in one statement: the caller holds the groups' locks, so
+ * what it read is still current.
+ */
+export async function writeCounts(tx: Queryable, points: PointRow[], buckets: BucketRow[]): Promise<void> {
+  const writes = [];
+  if (points.length > 0) {
+    writes.push(sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
+      SELECT id, g, at, v, it FROM ${records(
+        points.map((p) => ({ id: p.behaviorId, g: p.groupKey, at: p.at, v: p.value, it: p.item })),
+        'id text, g text, at int8, v float8, it text',
+      )}`);
+  }
+  if (buckets.length > 0) {
+    const rowsIn = buckets.map((b) => ({
+      id: b.behaviorId,
+      g: b.groupKey,
+      k: b.bucket,
+      c: b.state.count,
+      s: b.state.sum,
+      it: b.state.items,
+      h: b.state.hll?.toHex() ?? null,
+      f: b.state.firstAt,
+      l: b.state.lastAt,
+    }));
+    writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at)
+      SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it)) END, decode(h, 'hex'), f, l
+      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text, f int8, l int8')}
+      ON CONFLICT (behavior_id, group_key, bucket)
+      DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll,
+                    first_at = excluded.first_at, last_at = excluded.last_at`);
+  }
+  if (writes.length > 0) await writeAll(tx, writes, sql`SELECT 1`);
 }

@@ -11,6 +11,9 @@ export interface BucketState {
   /** Distinct values (unique only): all of them while `hll` is null, a sample of at most 100 after; null for count/sum. */
   items: string[] | null;
   hll: HyperLogLog | null;
+  /** Earliest and latest event time in the bucket; null when not known (buckets written before they were kept). */
+  firstAt: number | null;
+  lastAt: number | null;
 }
 
 /** One counted event: its time (epoch ms), its summed value and its unique value. */
@@ -18,16 +21,6 @@ export interface Point {
   at: number;
   value: number | null;
   item: string | null;
-}
-
-/**
- * What was read from the database for one (behavior, group): the aggregate of each bucket in range (absent:
- * empty) and, for some buckets, every stored point at or after `from` — exact suffixes of buckets, which is all a
- * window's edges ever need.
- */
-export interface PairView {
-  buckets: Map<number, BucketState>;
-  suffixes: Map<number, { from: number; points: Point[] }>;
 }
 
 export interface BehaviorValue {
@@ -48,27 +41,44 @@ export function windowOf(b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>, t: 
     kHi: Math.floor(hi / b.bucketMs),
     /** The first bucket starts before the window: read its suffix from `lo`. */
     startPartial: lo % b.bucketMs !== 0,
-    /** The last bucket ends after the window: its part after `hi` must be taken out. */
-    endPartial: (hi + 1) % b.bucketMs !== 0,
   };
 }
 
-/** Bucket suffixes an event's answer needs: [bucket, from]. Unique may later need the whole last bucket. */
-export function suffixNeeds(b: CompiledBehavior, t: number): [number, number][] {
+/**
+ * Where an event's window is cut for reading: whole buckets [bodyFrom, last) are summed by the database; the
+ * first bucket (`first`), when it starts before the window, contributes its points in [headFrom, headTo); the last
+ * bucket (the one the event lands in) is read whole, less its points in [tailFrom, tailTo) — stored events later
+ * than this one, which only late events have. Unique cannot subtract, so with a tail it takes the distinct items
+ * of the last bucket's points in [lastStart, tailFrom) instead. Points are read only where a bucket's first and
+ * last event times say the cut splits it: a first bucket wholly inside the window is summed with the body.
+ */
+export function windowCuts(b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>, t: number) {
   const w = windowOf(b, t);
-  const needs: [number, number][] = [];
-  if (w.startPartial) needs.push([w.kLo, w.lo]);
-  if (w.endPartial) needs.push([w.kHi, w.hi + 1]);
-  return needs;
+  return {
+    first: w.kLo,
+    bodyFrom: w.startPartial ? w.kLo + 1 : w.kLo,
+    last: w.kHi,
+    headFrom: w.lo,
+    headTo: w.startPartial ? (w.kLo + 1) * b.bucketMs : w.lo,
+    lastStart: w.kHi * b.bucketMs,
+    tailFrom: w.hi + 1,
+    tailTo: (w.kHi + 1) * b.bucketMs,
+  };
 }
 
-/** For unique: stored points after `t` in the last bucket mean the bucket's set is too wide; read it whole. */
-export function needsWholeLastBucket(b: CompiledBehavior, view: PairView, t: number): number | null {
-  const w = windowOf(b, t);
-  if (b.operation !== 'unique' || !w.endPartial) return null;
-  const suffix = view.suffixes.get(w.kHi);
-  if (suffix && suffix.from <= w.kHi * b.bucketMs) return null;
-  return suffix?.points.some((p) => p.at > w.hi) ? w.kHi : null;
+/**
+ * What the database answered for one event's window, all of it stored before this batch: one row, whatever the
+ * history, as the database aggregates the buckets and edge points itself.
+ */
+export interface WindowRead {
+  /** Whole buckets before the last: their count and sum; for unique their distinct items and HyperLogLogs. */
+  body: { count: number; sum: number; items: string[]; hlls: HyperLogLog[] };
+  /** Points of the first bucket from the window's start (none when the window starts on a bucket boundary). */
+  head: { count: number; sum: number; items: string[] };
+  /** Points of the last bucket later than the event. */
+  tail: { count: number; sum: number };
+  /** Unique with a tail only: distinct items of the last bucket's points up to the event. */
+  lastItems: string[] | null;
 }
 
 class Accumulator {
@@ -77,20 +87,24 @@ class Accumulator {
   readonly known = new Set<string>();
   hll: HyperLogLog | null = null;
 
-  point(p: Point, sign = 1): void {
-    this.count += sign;
-    if (p.value !== null) this.sum += sign * p.value;
-    if (p.item !== null && sign > 0) this.known.add(p.item);
+  point(p: Point): void {
+    this.count += 1;
+    if (p.value !== null) this.sum += p.value;
+    if (p.item !== null) this.known.add(p.item);
+  }
+
+  part(count: number, sum: number, items: readonly string[] | null, hlls: readonly HyperLogLog[] = []): void {
+    this.count += count;
+    this.sum += sum;
+    items?.forEach((i) => this.known.add(i));
+    for (const h of hlls) {
+      this.hll ??= new HyperLogLog();
+      this.hll.merge(h);
+    }
   }
 
   bucket(s: BucketState): void {
-    this.count += s.count;
-    this.sum += s.sum;
-    s.items?.forEach((i) => this.known.add(i));
-    if (s.hll) {
-      this.hll ??= new HyperLogLog();
-      this.hll.merge(s.hll);
-    }
+    this.part(s.count, s.sum, s.items, s.hll ? [s.hll] : []);
   }
 
   uniqueCount(): number {
@@ -101,31 +115,21 @@ class Accumulator {
 }
 
 /**
- * The behavior's value for an event at `t`: stored buckets fully inside the window, the exact suffix of the first
- * bucket, the last bucket minus its stored points after `t` (unique: its exact points up to `t`), plus `earlier`
- * — this batch's not-yet-stored events of the same group up to and including this one.
+ * The behavior's value for an event at `t`: what the database summed for its window (see windowCuts), the last
+ * bucket as stored (`last`, undefined when empty) less its tail, plus `earlier` — this batch's not-yet-stored
+ * events of the same group up to and including this one.
  */
-export function answer(b: CompiledBehavior, view: PairView, t: number, earlier: readonly Point[]): BehaviorValue {
+export function answer(b: CompiledBehavior, read: WindowRead, last: BucketState | undefined, t: number, earlier: readonly Point[]): BehaviorValue {
   const w = windowOf(b, t);
   const acc = new Accumulator();
-  for (let k = w.kLo; k <= w.kHi; k++) {
-    const bucket = view.buckets.get(k);
-    if (k === w.kLo && w.startPartial) {
-      const suffix = view.suffixes.get(k);
-      if (!suffix || suffix.from > w.lo) throw new Error(`behavior ${b.name}: bucket ${k} suffix from ${w.lo} was not read`);
-      for (const p of suffix.points) if (p.at >= w.lo) acc.point(p);
-    } else if (k === w.kHi && w.endPartial) {
-      const suffix = view.suffixes.get(k);
-      if (!suffix || suffix.from > w.hi + 1) throw new Error(`behavior ${b.name}: bucket ${k} suffix from ${w.hi + 1} was not read`);
-      const after = suffix.points.filter((p) => p.at > w.hi);
-      if (b.operation !== 'unique' || after.length === 0) {
-        if (bucket) acc.bucket(bucket);
-        for (const p of after) acc.point(p, -1);
-      } else {
-        if (suffix.from > k * b.bucketMs) throw new Error(`behavior ${b.name}: bucket ${k} was not read whole`);
-        for (const p of suffix.points) if (p.at <= w.hi) acc.point(p);
-      }
-    } else if (bucket) acc.bucket(bucket);
+  acc.part(read.body.count, read.body.sum, read.body.items, read.body.hlls);
+  acc.part(read.head.count, read.head.sum, read.head.items);
+  if (b.operation !== 'unique' || read.tail.count === 0) {
+    if (last) acc.bucket(last);
+    acc.part(-read.tail.count, -read.tail.sum, null);
+  } else {
+    if (read.lastItems === null) throw new Error(`behavior ${b.name}: the last bucket's items up to ${t} were not read`);
+    acc.part(0, 0, read.lastItems);
   }
   for (const p of earlier) if (p.at >= w.lo && p.at <= w.hi) acc.point(p);
   const unique = b.operation === 'unique' ? acc.uniqueCount() : null;
@@ -145,6 +149,9 @@ export function addToBucket(b: CompiledBehavior, state: BucketState | undefined,
     sum: (state?.sum ?? 0) + (p.value ?? 0),
     items: state ? state.items && [...state.items] : b.operation === 'unique' ? [] : null,
     hll: state?.hll ? new HyperLogLog(state.hll.registers) : null,
+    // A bucket whose span was not kept stays unknown: its earlier events' times are not in the state.
+    firstAt: !state ? p.at : state.firstAt === null ? null : Math.min(state.firstAt, p.at),
+    lastAt: !state ? p.at : state.lastAt === null ? null : Math.max(state.lastAt, p.at),
   };
   if (b.operation !== 'unique' || p.item === null) return next;
   if (next.hll) next.hll.add(p.item);
