@@ -8,6 +8,7 @@ import { buildApp } from './http/app.js';
 import { Metrics } from './http/metrics.js';
 import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
+import { dropOnChange, FactCache } from './ingest/fact-cache.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { createStages } from './risk/stages.js';
 
@@ -34,11 +35,13 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const metrics = new Metrics();
   const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
   const stages = await createStages(config, database);
+  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
   const ingestor = new Ingestor({
     database,
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
     observer: metrics,
+    cache: facts,
   });
   const rateLimiter =
     env.VIGIL_RATE_LIMIT_RPS === 0
@@ -51,6 +54,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     () => app.log.info('key revocation channel restored; key cache enabled'),
   );
   for (const stage of stages) stage.start?.(app.log);
+  const stopFactChanges = await dropOnChange(database, facts, app.log);
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
   }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
@@ -68,6 +72,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
         await app.close();
         await ingestor.drain();
         await Promise.all(stages.map((stage) => stage.close?.()));
+        await stopFactChanges();
         // Losing last-used times is acceptable at shutdown; failing to close the database is not.
         await keys.stop().catch((error) => app.log.warn({ err: error }, 'could not record key usage at shutdown'));
         if (!options.database) await database.close();

@@ -1,11 +1,12 @@
-import { preparedRows, sql, type Sql } from '../db/statement.js';
+import { join, preparedRows, sql, type Sql } from '../db/statement.js';
 import { keys, probe, readAll, records, writeAll } from '../db/compose.js';
 import type { Db, Queryable } from '../db/handle.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
+import { isStaleFacts, type CachedPart, type FactCache } from './fact-cache.js';
 import type { Insights } from './insights.js';
 import type { NormalizedEvent } from './normalize.js';
-import { readSightings, resolveSightings } from './sightings.js';
+import { cachedSightings, readSightings, resolveSightings } from './sightings.js';
 
 export interface PendingEvent {
   keyId: string;
@@ -36,17 +37,39 @@ const splitIdemKey = (k: string): [string, string] => {
  * twice. A stage that counts under locks (behaviors) makes the batch transactional: idempotency keys are then
  * locked first (advisory locks, sorted) so the second copy sees the first's answer before anything is counted.
  */
-export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOptions): Promise<StoredOutcome[]> {
+export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOptions, cache?: FactCache): Promise<StoredOutcome[]> {
   const pending = batch.map((p) => ({ ...p, eventId: newId('evt') }));
   if (risk.stages.some((s) => s.transactional?.(pending))) {
     return db.transaction((tx) => storeIn(tx, pending, risk, true));
   }
-  return storeIn(db, pending, risk, false);
+  if (!cache || cache.capacity === 0) return storeIn(db, pending, risk, false);
+  try {
+    return await storeIn(db, pending, risk, false, cache);
+  } catch (error) {
+    // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
+    // the cache.
+    if (!isStaleFacts(error)) throw error;
+    return storeIn(db, pending, risk, false, cache, true);
+  }
 }
 
 type Pending = PendingEvent & { eventId: string };
 
-async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locked: boolean): Promise<StoredOutcome[]> {
+/**
+ * With a cache, each part of the read (devices, handprints, each stage's facts) comes from the cache when all of
+ * it is there (checked in the write), and the rest is read. When nothing is left to read there is no read
+ * statement at all, not even of stored answers: a retry then loses at the events' unique index and is answered
+ * from what its original stored, as a retry racing its original always was. `readEverything` ignores the cache
+ * (it is then only refilled).
+ */
+async function storeIn(
+  db: Queryable,
+  batch: Pending[],
+  risk: RiskOptions,
+  locked: boolean,
+  cache?: FactCache,
+  readEverything = false,
+): Promise<StoredOutcome[]> {
   const outcomes: (StoredOutcome | undefined)[] = new Array(batch.length);
   const keyed = new Map<string, number[]>();
   batch.forEach((p, i) => {
@@ -62,12 +85,23 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
     );
   }
 
-  const stageReads = risk.stages.map((s) => s.read?.(batch) ?? null);
-  const [stored, devices, handprints, ...facts] = await readAll(db, [
-    keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
-    ...readSightings(batch),
-    ...stageReads.map((r) => r ?? sql`NULL::json`),
-  ]);
+  const cached: (CachedPart | undefined)[] =
+    cache && !readEverything ? [...cachedSightings(batch, cache), ...risk.stages.map((s) => s.cached?.(batch, cache))] : [];
+  let sightingReads: Sql[] | undefined;
+  const reads = [
+    () => (sightingReads ??= readSightings(batch))[0]!,
+    () => (sightingReads ??= readSightings(batch))[1]!,
+    ...risk.stages.map((s) => () => s.read?.(batch) ?? null),
+  ].map((read, i) => (cached[i] ? null : read()));
+  const toRead = reads.some((r) => r !== null);
+  const [stored, ...parts] = toRead
+    ? await readAll(db, [
+        keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
+        ...reads.map((r) => r ?? sql`NULL::json`),
+      ])
+    : [null];
+  const [devices, handprints, ...facts] = reads.map((_, i) => (cached[i] ? cached[i].facts : (parts[i] ?? null)));
+  const stale = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
   for (const [k, response] of answersOf(stored)) {
     for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
     keyed.delete(k);
@@ -86,9 +120,10 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
 
   if (fresh.length > 0) {
     const pending = fresh.map((i) => batch[i]!);
-    const { sightings, writes } = resolveSightings(pending, [devices, handprints]);
+    const { sightings, writes, remember } = resolveSightings(pending, [devices, handprints]);
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
-    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes], insertEvents(pending, evaluated.insights));
+    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes], insertEvents(pending, evaluated.insights, stale));
+    if (cache) for (const r of [remember, ...evaluated.remember]) r(cache);
     const stored = new Set(inserted.map((r) => r.id));
     fresh.forEach((i, j) => {
       outcomes[i] = { insights: evaluated.insights[j]!, replayed: false };
@@ -130,9 +165,10 @@ function answersOf(read: unknown): Map<string, Insights> {
 
 /**
  * The batch's events as one INSERT; returns the ids actually written (a racing retry's copy is not). Rows go in
- * idempotency-key order so two batches sharing keys wait on each other's in the same order.
+ * idempotency-key order so two batches sharing keys wait on each other's in the same order. `stale`: the checks of
+ * what the cache served; if any holds, `vigil_facts_hold` raises and the whole statement is undone.
  */
-function insertEvents(pending: Pending[], insights: Insights[]): Sql {
+function insertEvents(pending: Pending[], insights: Insights[], stale: readonly Sql[]): Sql {
   const values = pending.map((p, i) => {
     const e = p.event;
     const answer = insights[i]!;
@@ -163,6 +199,7 @@ function insertEvents(pending: Pending[], insights: Insights[]): Sql {
        session_id text, ip text, user_agent text, properties jsonb, tags text[], risk_score float8, response jsonb,
        occurred_at timestamptz, received_at timestamptz`,
     )}
+    ${stale.length > 0 ? sql`WHERE vigil_facts_hold(${join(stale, ' OR ')})` : sql``}
     ORDER BY key_id, idempotency_key
     ON CONFLICT (key_id, idempotency_key) DO NOTHING
     RETURNING id`;
