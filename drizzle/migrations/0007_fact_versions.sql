@@ -30,3 +30,7 @@ BEGIN
   END IF;
   RETURN true;
 END $$;
+--> statement-breakpoint
+-- Keys are never deleted (revoking keeps the row), so the foreign key guarded nothing, while its check share-locked
+-- the one api_keys row that every concurrent commit, of every process, writes events for.
+ALTER TABLE "events" DROP CONSTRAINT IF EXISTS "events_key_id_api_keys_id_fk";

@@ -8,7 +8,6 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { apiKeys } from './keys.js';
 
 /** Every event Vigil answered, stored before its answer was sent. */
 export const events = pgTable(
@@ -16,10 +15,11 @@ export const events = pgTable(
   {
     /** Vigil's time-sortable id (`evt_…`), returned as `event_id`. */
     id: text('id').primaryKey(),
-    /** The key that submitted the event; idempotency is scoped to it. */
-    keyId: text('key_id')
-      .notNull()
-      .references(() => apiKeys.id),
+    /**
+     * The key that submitted the event; idempotency is scoped to it. Not a foreign key: keys are never deleted, and
+     * the check share-locked the one key row every commit of every process writes for.
+     */
+    keyId: text('key_id').notNull(),
     /** Caller's `event_id` property or `Idempotency-Key` header; a repeat returns the stored response. */
     idempotencyKey: text('idempotency_key'),
     /** Event name chosen by the caller (`login`, `transfer`, …). */

@@ -1,5 +1,5 @@
 import { join, preparedRows, sql, type Sql } from '../db/statement.js';
-import { keys, probe, readAll, records, writeAll } from '../db/compose.js';
+import { keys, probe, readAll, records, recordsJson, writeAll } from '../db/compose.js';
 import type { Db, Queryable } from '../db/handle.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
@@ -18,6 +18,8 @@ export interface PendingEvent {
 export interface StoredOutcome {
   insights: Insights;
   replayed: boolean;
+  /** `insights` as the JSON that was stored, when this event stored it: the answer need not serialise it again. */
+  json?: string;
 }
 
 // Key ids never contain a space, so "keyId key" is unambiguous (and free of NUL, which PostgreSQL text refuses).
@@ -122,11 +124,12 @@ async function storeIn(
     const pending = fresh.map((i) => batch[i]!);
     const { sightings, writes, remember } = resolveSightings(pending, [devices, handprints]);
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
-    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes], insertEvents(pending, evaluated.insights, stale));
+    const answers = evaluated.insights.map((insights) => JSON.stringify(insights));
+    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes], insertEvents(pending, evaluated.insights, answers, stale));
     if (cache) for (const r of [remember, ...evaluated.remember]) r(cache);
     const stored = new Set(inserted.map((r) => r.id));
     fresh.forEach((i, j) => {
-      outcomes[i] = { insights: evaluated.insights[j]!, replayed: false };
+      outcomes[i] = { insights: evaluated.insights[j]!, replayed: false, json: answers[j] };
     });
     // A retry racing its original in another batch lost at the unique index: answer what the original stored.
     const lost = pending.filter((p) => !stored.has(p.eventId));
@@ -168,11 +171,13 @@ function answersOf(read: unknown): Map<string, Insights> {
  * idempotency-key order so two batches sharing keys wait on each other's in the same order. `stale`: the checks of
  * what the cache served; if any holds, `vigil_facts_hold` raises and the whole statement is undone.
  */
-function insertEvents(pending: Pending[], insights: Insights[], stale: readonly Sql[]): Sql {
-  const values = pending.map((p, i) => {
+function insertEvents(pending: Pending[], insights: Insights[], answers: readonly string[], stale: readonly Sql[]): Sql {
+  // Each row's JSON with its answer spliced in as already serialised: the answer is serialised once, for both
+  // the database and the HTTP reply.
+  const rows = pending.map((p, i) => {
     const e = p.event;
     const answer = insights[i]!;
-    return {
+    const row = {
       id: p.eventId,
       key_id: p.keyId,
       idempotency_key: e.idempotencyKey,
@@ -186,15 +191,16 @@ function insertEvents(pending: Pending[], insights: Insights[], stale: readonly 
       properties: e.properties,
       tags: answer.current_tags,
       risk_score: answer.risk_score,
-      response: answer,
       occurred_at: e.occurredAt.toISOString(),
       received_at: e.receivedAt.toISOString(),
     };
+    const json = JSON.stringify(row);
+    return `${json.slice(0, -1)},"response":${answers[i]!}}`;
   });
   return sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
       user_agent, properties, tags, risk_score, response, occurred_at, received_at)
-    SELECT * FROM ${records(
-      values,
+    SELECT * FROM ${recordsJson(
+      `[${rows.join(',')}]`,
       `id text, key_id text, idempotency_key text, name text, identity text, device_id text, handprint_id text,
        session_id text, ip text, user_agent text, properties jsonb, tags text[], risk_score float8, response jsonb,
        occurred_at timestamptz, received_at timestamptz`,
