@@ -49,6 +49,12 @@ export class FactCache {
   }
 }
 
+/**
+ * Longest list one entry keeps (a device's identities, an e-mail's devices): a shared kiosk's thousands of users
+ * would make one entry weigh as much as thousands; such facts are read each time instead.
+ */
+export const MAX_CACHED_LIST = 64;
+
 /** The channel on which registration changes are announced (migration 0007's trigger): `registration <device id>`. */
 export const FACTS_CHANNEL = 'vigil_facts';
 

@@ -1,6 +1,6 @@
 import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe } from '../db/compose.js';
-import { cachedAll, factKey, staleWhen, type CachedPart, type FactCache } from '../ingest/fact-cache.js';
+import { cachedAll, factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../ingest/fact-cache.js';
 import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageResult } from '../risk/stage.js';
 import { countIdentities, readIdentities } from './association.js';
 import type { Registration } from './state.js';
@@ -128,7 +128,8 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
           // A device's pairs are cached only when the read returned all of them (it skips old, unrelated ones).
           if (!latest.has(deviceId)) continue;
           cache.set(factKey.registration(deviceId), rows.get(deviceId) ?? null);
-          if ((read.get(deviceId) ?? 0) === Number(stored)) cache.set(factKey.identities(deviceId), after.get(deviceId) ?? []);
+          const pairs = after.get(deviceId) ?? [];
+          if ((read.get(deviceId) ?? 0) === Number(stored) && pairs.length <= MAX_CACHED_LIST) cache.set(factKey.identities(deviceId), pairs);
           else cache.drop(factKey.identities(deviceId));
         }
       };

@@ -1,6 +1,6 @@
 import { sql, type Sql } from '../../db/statement.js';
 import { ms, probe, records } from '../../db/compose.js';
-import { factKey, staleWhen, type CachedPart, type FactCache } from '../../ingest/fact-cache.js';
+import { factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../../ingest/fact-cache.js';
 
 export interface Sighting {
   kind: 'email' | 'phone';
@@ -135,7 +135,11 @@ export function resolveContactSightings(
   for (const [kind, value, linked] of stored.linked ?? []) after.get(keyOf(kind, value))?.links.push(linked);
   for (const s of newLinks) after.get(keyOf(s.kind, s.value))?.links.push(s.linked!);
   const remember = (cache: FactCache) => {
-    for (const s of values) cache.set(factKey.contact(s.kind, s.value), after.get(keyOf(s.kind, s.value)));
+    for (const s of values) {
+      const value = after.get(keyOf(s.kind, s.value))!;
+      if (value.links.length <= MAX_CACHED_LIST) cache.set(factKey.contact(s.kind, s.value), value);
+      else cache.drop(factKey.contact(s.kind, s.value));
+    }
   };
 
   const writes: Sql[] = [];
