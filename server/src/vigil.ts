@@ -36,6 +36,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
   const stages = await createStages(config, database);
   const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
+  metrics.watchFactCache(facts);
   const ingestor = new Ingestor({
     database,
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },

@@ -37,6 +37,12 @@ for (const driver of testDrivers()) {
     const warm = async (server: TestVigil, deviceId: string, identity: string) => {
       for (let i = 0; i < 3; i++) await event(server, deviceId, identity);
     };
+    /** Group commits of a process by where their facts came from, from its /metrics. */
+    const commits = async (server: TestVigil) => {
+      const text = (await server.get('/metrics', { key: null })).text;
+      const count = (outcome: string) => Number(new RegExp(`vigil_fact_cache_group_commits\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      return { cached: count('cached'), read: count('read'), stale: count('stale') };
+    };
     const supervisor = async (path: string, body: unknown) => {
       const res = await supervisorRequest(changer, 'POST', path, supervisorToken, body);
       expect(res.status).toBe(200);
@@ -62,11 +68,18 @@ for (const driver of testDrivers()) {
       expect((await event(answerer, 'reg-dev', 'bob@example.com')).device).toMatchObject({ status: 'active', registered_to: 'bob', is_trusted: true });
     });
 
-    it('counts an identity another process saw on the device (multi_user)', async () => {
+    it('answers a warm device without a read, and a fact changed elsewhere after a failed check', async () => {
       await warm(answerer, 'shared-dev', 'carol@example.com');
+      const before = await commits(answerer);
       expect((await event(answerer, 'shared-dev', 'carol@example.com')).current_tags).not.toContain('multi_user');
+      expect((await commits(answerer)).cached).toBe(before.cached + 1);
+
       await event(changer, 'shared-dev', 'dave@example.com');
+      const changed = await commits(answerer);
       expect((await event(answerer, 'shared-dev', 'carol@example.com')).current_tags).toContain('multi_user');
+      // Another process's write is found by the check in the write; this process's own write refreshed its cache.
+      if (answerer !== changer) expect((await commits(answerer)).stale).toBe(changed.stale + 1);
+      else expect((await commits(answerer)).cached).toBe(changed.cached + 1);
     });
 
     it('counts a device another process saw with an e-mail', async () => {

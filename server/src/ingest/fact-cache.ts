@@ -16,6 +16,8 @@ import type { DatabaseHandle } from '../db/handle.js';
  */
 export class FactCache {
   private readonly entries = new Map<string, unknown>();
+  /** Group commits since start by where their facts came from (`stale`: cached, found changed, read again). */
+  readonly commits = { cached: 0, read: 0, stale: 0 };
 
   constructor(readonly capacity: number) {}
 
@@ -111,11 +113,11 @@ export function cachedAll<T>(cache: FactCache, ids: readonly string[], keyOf: (i
 }
 
 /**
- * True when, for some `{k, v}`, the stored value (`current`, an expression over `q.k` that builds the same json
- * the read builds) is not `v`. jsonb compares numbers by value, so 1.5e12 and 1500000000000 are equal.
+ * True when, for some `{k, v}`, the stored value (`current`, a query over `q.k` building as jsonb what the read
+ * builds as json) is not `v`. jsonb compares numbers by value, so 1.5e12 and 1500000000000 are equal.
  */
 export function staleWhen(entries: readonly { k: string; v: unknown }[], current: Sql): Sql {
-  return sql`EXISTS (SELECT 1 FROM ${records(entries, 'k text, v jsonb', 'q')} WHERE (${current})::jsonb IS DISTINCT FROM q.v)`;
+  return sql`EXISTS (SELECT 1 FROM ${records(entries, 'k text, v jsonb', 'q')} WHERE (${current}) IS DISTINCT FROM q.v)`;
 }
 
 /** The SQLSTATE `vigil_facts_hold` raises (migration 0007). */

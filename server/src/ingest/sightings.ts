@@ -1,4 +1,4 @@
-import { sql, type Sql } from '../db/statement.js';
+import { raw, sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
 import { newId } from '../ids.js';
 import { cachedAll, factKey, staleWhen, type CachedPart, type FactCache } from './fact-cache.js';
@@ -67,9 +67,10 @@ const idsOf = (batch: readonly Sighted[]) => ({
   handprints: [...new Set(batch.map((b) => b.handprintId))],
 });
 
-// One row as the read returns it; the cache check builds the same json from the stored row.
-const DEVICE_ROW = sql`json_build_array(d.device_id, ${ms('d.first_seen')}, ${ms('d.last_seen')}, d.model, d.os_version)`;
-const HANDPRINT_ROW = sql`json_build_array(h.handprint_id, ${ms('h.first_seen')}, ${ms('h.last_seen')})`;
+// One row as the read returns it (json); the cache check builds the same as jsonb, which it compares.
+const deviceRow = (build: Sql) => sql`${build}(d.device_id, ${ms('d.first_seen')}, ${ms('d.last_seen')}, d.model, d.os_version)`;
+const handprintRow = (build: Sql) => sql`${build}(h.handprint_id, ${ms('h.first_seen')}, ${ms('h.last_seen')})`;
+const [JSON_ARRAY, JSONB_ARRAY] = [raw('json_build_array'), raw('jsonb_build_array')];
 
 /** The stored rows of the batch's devices and handprints, as two parts of the batch's read. */
 export function readSightings(batch: readonly Sighted[]): Sql[] {
@@ -77,8 +78,8 @@ export function readSightings(batch: readonly Sighted[]): Sql[] {
   return [
     ids.devices.length === 0
       ? sql`NULL::json`
-      : sql`(SELECT json_agg(${DEVICE_ROW}) FROM ${keys(ids.devices)} CROSS JOIN ${probe(sql`SELECT * FROM devices WHERE device_id = q.k`)} AS d)`,
-    sql`(SELECT json_agg(${HANDPRINT_ROW}) FROM ${keys(ids.handprints)} CROSS JOIN ${probe(sql`SELECT * FROM handprints WHERE handprint_id = q.k`)} AS h)`,
+      : sql`(SELECT json_agg(${deviceRow(JSON_ARRAY)}) FROM ${keys(ids.devices)} CROSS JOIN ${probe(sql`SELECT * FROM devices WHERE device_id = q.k`)} AS d)`,
+    sql`(SELECT json_agg(${handprintRow(JSON_ARRAY)}) FROM ${keys(ids.handprints)} CROSS JOIN ${probe(sql`SELECT * FROM handprints WHERE handprint_id = q.k`)} AS h)`,
   ];
 }
 
@@ -91,8 +92,8 @@ export function cachedSightings(batch: readonly Sighted[], cache: FactCache): (C
   return [
     ids.devices.length === 0
       ? { facts: null }
-      : devices && { facts: rows(devices), stale: staleWhen(devices, sql`SELECT ${DEVICE_ROW} FROM devices d WHERE d.device_id = q.k`) },
-    handprints && { facts: rows(handprints), stale: staleWhen(handprints, sql`SELECT ${HANDPRINT_ROW} FROM handprints h WHERE h.handprint_id = q.k`) },
+      : devices && { facts: rows(devices), stale: staleWhen(devices, sql`SELECT ${deviceRow(JSONB_ARRAY)} FROM devices d WHERE d.device_id = q.k`) },
+    handprints && { facts: rows(handprints), stale: staleWhen(handprints, sql`SELECT ${handprintRow(JSONB_ARRAY)} FROM handprints h WHERE h.handprint_id = q.k`) },
   ];
 }
 

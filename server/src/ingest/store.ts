@@ -51,6 +51,7 @@ export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOption
     // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
     // the cache.
     if (!isStaleFacts(error)) throw error;
+    cache.commits.stale++;
     return storeIn(db, pending, risk, false, cache, true);
   }
 }
@@ -126,7 +127,10 @@ async function storeIn(
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
     const answers = evaluated.insights.map((insights) => JSON.stringify(insights));
     const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes], insertEvents(pending, evaluated.insights, answers, stale));
-    if (cache) for (const r of [remember, ...evaluated.remember]) r(cache);
+    if (cache) {
+      for (const r of [remember, ...evaluated.remember]) r(cache);
+      cache.commits[toRead ? 'read' : 'cached']++;
+    }
     const stored = new Set(inserted.map((r) => r.id));
     fresh.forEach((i, j) => {
       outcomes[i] = { insights: evaluated.insights[j]!, replayed: false, json: answers[j] };
