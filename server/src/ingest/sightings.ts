@@ -1,4 +1,4 @@
-import { raw, sql, type Sql } from '../db/statement.js';
+import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
 import { newId } from '../ids.js';
 import { cachedAll, factKey, staleWhen, type CachedPart, type FactCache } from './fact-cache.js';
@@ -67,10 +67,8 @@ const idsOf = (batch: readonly Sighted[]) => ({
   handprints: [...new Set(batch.map((b) => b.handprintId))],
 });
 
-// One row as the read returns it (json); the cache check builds the same as jsonb, which it compares.
-const deviceRow = (build: Sql) => sql`${build}(d.device_id, ${ms('d.first_seen')}, ${ms('d.last_seen')}, d.model, d.os_version)`;
-const handprintRow = (build: Sql) => sql`${build}(h.handprint_id, ${ms('h.first_seen')}, ${ms('h.last_seen')})`;
-const [JSON_ARRAY, JSONB_ARRAY] = [raw('json_build_array'), raw('jsonb_build_array')];
+const DEVICE_ROW = sql`json_build_array(d.device_id, ${ms('d.first_seen')}, ${ms('d.last_seen')}, d.model, d.os_version)`;
+const HANDPRINT_ROW = sql`json_build_array(h.handprint_id, ${ms('h.first_seen')}, ${ms('h.last_seen')})`;
 
 /** The stored rows of the batch's devices and handprints, as two parts of the batch's read. */
 export function readSightings(batch: readonly Sighted[]): Sql[] {
@@ -78,8 +76,8 @@ export function readSightings(batch: readonly Sighted[]): Sql[] {
   return [
     ids.devices.length === 0
       ? sql`NULL::json`
-      : sql`(SELECT json_agg(${deviceRow(JSON_ARRAY)}) FROM ${keys(ids.devices)} CROSS JOIN ${probe(sql`SELECT * FROM devices WHERE device_id = q.k`)} AS d)`,
-    sql`(SELECT json_agg(${handprintRow(JSON_ARRAY)}) FROM ${keys(ids.handprints)} CROSS JOIN ${probe(sql`SELECT * FROM handprints WHERE handprint_id = q.k`)} AS h)`,
+      : sql`(SELECT json_agg(${DEVICE_ROW}) FROM ${keys(ids.devices)} CROSS JOIN ${probe(sql`SELECT * FROM devices WHERE device_id = q.k`)} AS d)`,
+    sql`(SELECT json_agg(${HANDPRINT_ROW}) FROM ${keys(ids.handprints)} CROSS JOIN ${probe(sql`SELECT * FROM handprints WHERE handprint_id = q.k`)} AS h)`,
   ];
 }
 
@@ -89,11 +87,21 @@ export function cachedSightings(batch: readonly Sighted[], cache: FactCache): (C
   const devices = cachedAll<DeviceRow>(cache, ids.devices, factKey.device);
   const handprints = cachedAll<HandprintRow>(cache, ids.handprints, factKey.handprint);
   const rows = <T>(found: { v: T | null }[]) => found.flatMap((f) => (f.v === null ? [] : [f.v]));
+  // last_seen is left out of the check: it is in no answer, only decides whether a row is refreshed (GREATEST
+  // makes an early refresh harmless), and checking it would fail every batch that met another's refresh.
+  const answered = <T extends unknown[]>(found: { k: string; v: T | null }[]) =>
+    found.map(({ k, v }) => ({ k, v: v && [v[0], v[1], ...v.slice(3)] }));
   return [
     ids.devices.length === 0
       ? { facts: null }
-      : devices && { facts: rows(devices), stale: staleWhen(devices, sql`SELECT ${deviceRow(JSONB_ARRAY)} FROM devices d WHERE d.device_id = q.k`) },
-    handprints && { facts: rows(handprints), stale: staleWhen(handprints, sql`SELECT ${handprintRow(JSONB_ARRAY)} FROM handprints h WHERE h.handprint_id = q.k`) },
+      : devices && {
+          facts: rows(devices),
+          stale: staleWhen(answered(devices), sql`SELECT jsonb_build_array(d.device_id, ${ms('d.first_seen')}, d.model, d.os_version) FROM devices d WHERE d.device_id = q.k`),
+        },
+    handprints && {
+      facts: rows(handprints),
+      stale: staleWhen(answered(handprints), sql`SELECT jsonb_build_array(h.handprint_id, ${ms('h.first_seen')}) FROM handprints h WHERE h.handprint_id = q.k`),
+    },
   ];
 }
 
