@@ -10,7 +10,7 @@ import { postmasterPid, startBare, startFloor, startVigil, type Target } from '.
  * (the bare route committing each body first, floor-server.ts). Prints events/s, p50/p99 and the ratio
  * Vigil ÷ bare (autocannon, closed loop), then p50/p99 at a steady 1,000 events/s (open loop, see paced.ts); each
  * as the median of rounds, each Vigil round right after a baseline round. Options (env): BENCH_SECONDS (10),
- * BENCH_CONNECTIONS (64), BENCH_RATE (1000), BENCH_SETTLE_SECONDS (2), BENCH_ROUNDS (3).
+ * BENCH_CONNECTIONS (64), BENCH_RATE (1000), BENCH_SETTLE_SECONDS (2), BENCH_ROUNDS (3), BENCH_TARGETS (pglite,postgres).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -92,9 +92,13 @@ const bareTarget = await startBare();
 const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [] };
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
-const starters: (() => Promise<Target>)[] = [() => startVigil('pglite')];
+// BENCH_TARGETS=postgres skips PGlite when only the PostgreSQL ratio is wanted (and the reverse).
+const wanted = new Set((process.env.BENCH_TARGETS ?? 'pglite,postgres').split(','));
+const starters: (() => Promise<Target>)[] = wanted.has('pglite') ? [() => startVigil('pglite')] : [];
 // The durable floor answers how much of the PostgreSQL ratio durability alone takes on this machine.
-if (process.env.VIGIL_TEST_DATABASE_URL) starters.push(() => startVigil('postgres'), startFloor);
+if (!wanted.has('postgres')) {
+  // not asked for
+} else if (process.env.VIGIL_TEST_DATABASE_URL) starters.push(() => startVigil('postgres'), startFloor);
 else console.warn('VIGIL_TEST_DATABASE_URL not set: PostgreSQL skipped (use `pnpm load:all`).');
 try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT

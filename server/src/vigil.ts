@@ -8,6 +8,7 @@ import { buildApp } from './http/app.js';
 import { Metrics } from './http/metrics.js';
 import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
+import { dropOnChange, FactCache } from './ingest/fact-cache.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { EventFeed } from './live/event-feed.js';
 import { RetentionJob } from './retention/job.js';
@@ -46,12 +47,15 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     maxPerAccount: env.VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
     maxQueue: env.VIGIL_LIVE_MAX_QUEUE,
   });
+  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
+  metrics.watchFactCache(facts);
   const ingestor = new Ingestor({
     database,
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
     // Metrics count what was stored; the live feed announces it to subscribers.
     observer: { stored: (outcome) => (metrics.stored(outcome), feed.stored(outcome)), batchFailed: () => metrics.batchFailed() },
+    cache: facts,
   });
   const rateLimiter =
     env.VIGIL_RATE_LIMIT_RPS === 0
@@ -67,6 +71,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   for (const stage of stages) stage.start?.(app.log);
   const retention = new RetentionJob({ db: database.db, retentionDays: env.VIGIL_RETENTION_DAYS, log: app.log });
   retention.start();
+  const stopFactChanges = await dropOnChange(database, facts, app.log);
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
   }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
@@ -88,6 +93,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
         await ingestor.drain();
         await feed.stop();
         await Promise.all(stages.map((stage) => stage.close?.()));
+        await stopFactChanges();
         // Losing last-used times is acceptable at shutdown; failing to close the database is not.
         await keys.stop().catch((error) => app.log.warn({ err: error }, 'could not record key usage at shutdown'));
         if (!options.database) await database.close();

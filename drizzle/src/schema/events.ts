@@ -8,7 +8,6 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { apiKeys } from './keys.js';
 
 /**
  * Every event Vigil answered, stored before its answer was sent. Partitioned by month of `occurred_at` (migration
@@ -20,10 +19,11 @@ export const events = pgTable(
   {
     /** Vigil's time-sortable id (`evt_…`), returned as `event_id`. */
     id: text('id').notNull(),
-    /** The key that submitted the event; idempotency is scoped to it. */
-    keyId: text('key_id')
-      .notNull()
-      .references(() => apiKeys.id),
+    /**
+     * The key that submitted the event; idempotency is scoped to it. Not a foreign key: keys are never deleted, and
+     * the check share-locked the one key row every commit of every process writes for.
+     */
+    keyId: text('key_id').notNull(),
     /** Caller's `event_id` property or `Idempotency-Key` header; unique per key through `event_keys`. */
     idempotencyKey: text('idempotency_key'),
     /** Event name chosen by the caller (`login`, `transfer`, …). */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The device registry: one row per registered device. A device that was never registered has no row (its status
@@ -30,6 +30,8 @@ export const registrations = pgTable(
     deactivatedBy: text('deactivated_by'),
     /** Latest refused registration by another user; makes the device `multi_user` until a transfer. */
     conflictAt: timestamp('conflict_at', { withTimezone: true }),
+    /** Bumped by a trigger on every change: ingestion's cached registrations are checked against it in the write. */
+    version: bigint('version', { mode: 'number' }).notNull().default(1),
   },
   (t) => [
     index('registrations_user_idx').on(t.userId),

@@ -8,7 +8,12 @@ import { join, preparedRows, raw, sql, type Sql } from './statement.js';
  * the input is then parsed once, and nested values (properties, the response) are not parsed again per column.
  */
 export function records(values: readonly object[], columns: string, alias = 't'): Sql {
-  return sql`jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS ${raw(alias)}(${raw(columns)})`;
+  return recordsJson(JSON.stringify(values), columns, alias);
+}
+
+/** `records` of rows already serialised as one JSON array. */
+export function recordsJson(json: string, columns: string, alias = 't'): Sql {
+  return sql`jsonb_to_recordset(${json}::jsonb) AS ${raw(alias)}(${raw(columns)})`;
 }
 
 /** A list of values as a one-column set: `json_array_elements_text($1::json) AS alias(k)`. */

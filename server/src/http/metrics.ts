@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FactCache } from '../ingest/fact-cache.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
 
 /** Prometheus metrics, on a registry of their own so several servers can live in one process (tests). */
@@ -41,6 +42,27 @@ export class Metrics implements IngestObserver {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
+  }
+
+  /** The fact cache's size and hit rate, read when scraped. */
+  watchFactCache(cache: FactCache): void {
+    new Gauge({
+      name: 'vigil_fact_cache_entries',
+      help: 'Entries in the per-process cache of device, registry and contact facts.',
+      registers: [this.registry],
+      collect() {
+        this.set(cache.size);
+      },
+    });
+    new Gauge({
+      name: 'vigil_fact_cache_group_commits',
+      help: 'Group commits since start: cached (no read statement), read, or stale (cached, found changed in the write, read again).',
+      labelNames: ['outcome'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [outcome, n] of Object.entries(cache.commits)) this.set({ outcome }, n);
+      },
+    });
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

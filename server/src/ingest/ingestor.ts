@@ -2,6 +2,7 @@ import { faultKind } from '../db/faults.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { serverHandprint } from '../handprint/server-signals.js';
 import type { RiskOptions } from '../risk/evaluate.js';
+import type { FactCache } from './fact-cache.js';
 import { GroupCommitter } from './group-commit.js';
 import type { NormalizedEvent } from './normalize.js';
 import { storeBatch, type PendingEvent, type StoredOutcome } from './store.js';
@@ -17,6 +18,8 @@ export interface IngestorOptions {
   risk: RiskOptions;
   maxBatch: number;
   observer: IngestObserver;
+  /** Hot facts of this process (ingest/fact-cache.ts); none: every batch reads. */
+  cache?: FactCache;
 }
 
 // Deadlock and serialization failures are the database asking us to try again.
@@ -56,7 +59,7 @@ export class Ingestor {
   private async commit(items: PendingEvent[]): Promise<StoredOutcome[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await storeBatch(this.options.database.db, items, this.options.risk);
+        return await storeBatch(this.options.database.db, items, this.options.risk, this.options.cache);
       } catch (error) {
         // A commit meeting a database fault makes /readyz not ready at once, without waiting for its next ping.
         this.options.database.health.observe(error);

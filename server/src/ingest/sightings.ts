@@ -1,6 +1,7 @@
 import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
 import { newId } from '../ids.js';
+import { cachedAll, factKey, staleWhen, type CachedPart, type FactCache } from './fact-cache.js';
 import type { NormalizedEvent } from './normalize.js';
 
 export interface DeviceSighting {
@@ -61,17 +62,46 @@ function spansOf(batch: readonly Sighted[]) {
   return { devices: byKey(devices), handprints: byKey(handprints) };
 }
 
+const idsOf = (batch: readonly Sighted[]) => ({
+  devices: [...new Set(batch.map((b) => b.event.deviceId).filter((d): d is string => d !== null))],
+  handprints: [...new Set(batch.map((b) => b.handprintId))],
+});
+
+const DEVICE_ROW = sql`json_build_array(d.device_id, ${ms('d.first_seen')}, ${ms('d.last_seen')}, d.model, d.os_version)`;
+const HANDPRINT_ROW = sql`json_build_array(h.handprint_id, ${ms('h.first_seen')}, ${ms('h.last_seen')})`;
+
 /** The stored rows of the batch's devices and handprints, as two parts of the batch's read. */
 export function readSightings(batch: readonly Sighted[]): Sql[] {
-  const deviceIds = [...new Set(batch.map((b) => b.event.deviceId).filter((d): d is string => d !== null))];
-  const handprintIds = [...new Set(batch.map((b) => b.handprintId))];
+  const ids = idsOf(batch);
   return [
-    deviceIds.length === 0
+    ids.devices.length === 0
       ? sql`NULL::json`
-      : sql`(SELECT json_agg(json_build_array(d.device_id, ${ms('d.first_seen')}, ${ms('d.last_seen')}, d.model, d.os_version))
-             FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT * FROM devices WHERE device_id = q.k`)} AS d)`,
-    sql`(SELECT json_agg(json_build_array(h.handprint_id, ${ms('h.first_seen')}, ${ms('h.last_seen')}))
-         FROM ${keys(handprintIds)} CROSS JOIN ${probe(sql`SELECT * FROM handprints WHERE handprint_id = q.k`)} AS h)`,
+      : sql`(SELECT json_agg(${DEVICE_ROW}) FROM ${keys(ids.devices)} CROSS JOIN ${probe(sql`SELECT * FROM devices WHERE device_id = q.k`)} AS d)`,
+    sql`(SELECT json_agg(${HANDPRINT_ROW}) FROM ${keys(ids.handprints)} CROSS JOIN ${probe(sql`SELECT * FROM handprints WHERE handprint_id = q.k`)} AS h)`,
+  ];
+}
+
+/** The two parts of `readSightings` from the cache, each undefined when one of its rows is not cached. */
+export function cachedSightings(batch: readonly Sighted[], cache: FactCache): (CachedPart | undefined)[] {
+  const ids = idsOf(batch);
+  const devices = cachedAll<DeviceRow>(cache, ids.devices, factKey.device);
+  const handprints = cachedAll<HandprintRow>(cache, ids.handprints, factKey.handprint);
+  const rows = <T>(found: { v: T | null }[]) => found.flatMap((f) => (f.v === null ? [] : [f.v]));
+  // last_seen is left out of the check: it is in no answer, only decides whether a row is refreshed (GREATEST
+  // makes an early refresh harmless), and checking it would fail every batch that met another's refresh.
+  const answered = <T extends unknown[]>(found: { k: string; v: T | null }[]) =>
+    found.map(({ k, v }) => ({ k, v: v && [v[0], v[1], ...v.slice(3)] }));
+  return [
+    ids.devices.length === 0
+      ? { facts: null }
+      : devices && {
+          facts: rows(devices),
+          stale: staleWhen(answered(devices), sql`SELECT jsonb_build_array(d.device_id, ${ms('d.first_seen')}, d.model, d.os_version) FROM devices d WHERE d.device_id = q.k`),
+        },
+    handprints && {
+      facts: rows(handprints),
+      stale: staleWhen(answered(handprints), sql`SELECT jsonb_build_array(h.handprint_id, ${ms('h.first_seen')}) FROM handprints h WHERE h.handprint_id = q.k`),
+    },
   ];
 }
 
@@ -101,18 +131,25 @@ function against(span: Span, firstMs: number, lastMs: number): { firstSeen: Date
  * another batch inserted since the read is merged by the insert's conflict clause, as the update would have; this
  * batch then answers from its own events (both batches saw a new device).
  */
-export function resolveSightings(batch: readonly Sighted[], [deviceRows, handprintRows]: unknown[]): { sightings: Sightings; writes: Sql[] } {
+export function resolveSightings(
+  batch: readonly Sighted[],
+  [deviceRows, handprintRows]: unknown[],
+): { sightings: Sightings; writes: Sql[]; remember(cache: FactCache): void } {
   const spans = spansOf(batch);
   const storedDevices = new Map(((deviceRows as DeviceRow[] | null) ?? []).map((r) => [r[0], r]));
   const storedHandprints = new Map(((handprintRows as HandprintRow[] | null) ?? []).map((r) => [r[0], r]));
 
   const devices = new Map<string, DeviceSighting>();
+  // The rows as they are once the write commits (what a read would then return), for the cache.
+  const deviceAfter: DeviceRow[] = [];
+  const handprintAfter: HandprintRow[] = [];
   const newDevices: object[] = [];
   const changedDevices: object[] = [];
   for (const [k, s] of spans.devices) {
     const row = storedDevices.get(k);
     if (!row) {
       devices.set(k, { firstSeen: s.first, model: s.model, osVersion: s.osVersion });
+      deviceAfter.push([k, s.first.getTime(), s.last.getTime(), s.model, s.osVersion]);
       newDevices.push({ id: newId('dev'), k, f: iso(s.first), l: iso(s.last), hp: s.lastHandprint, model: s.model, os: s.osVersion });
       continue;
     }
@@ -123,7 +160,8 @@ export function resolveSightings(batch: readonly Sighted[], [deviceRows, handpri
     devices.set(k, { firstSeen, model, osVersion });
     if (moved || model !== storedModel || osVersion !== storedOs) {
       changedDevices.push({ k, f: iso(s.first), l: iso(s.last), hp: s.lastHandprint, model, os: osVersion });
-    }
+      deviceAfter.push([k, Math.min(firstMs, s.first.getTime()), Math.max(lastMs, s.last.getTime()), model, osVersion]);
+    } else deviceAfter.push(row);
   }
 
   const handprints = new Map<string, Date>();
@@ -133,13 +171,17 @@ export function resolveSightings(batch: readonly Sighted[], [deviceRows, handpri
     const row = storedHandprints.get(k);
     if (!row) {
       handprints.set(k, s.first);
+      handprintAfter.push([k, s.first.getTime(), s.last.getTime()]);
       newHandprints.push({ k, f: iso(s.first), l: iso(s.last) });
       continue;
     }
     const [, firstMs, lastMs] = row;
     const { firstSeen, moved } = against(s, firstMs, lastMs);
     handprints.set(k, firstSeen);
-    if (moved) changedHandprints.push({ k, f: iso(s.first), l: iso(s.last) });
+    if (moved) {
+      changedHandprints.push({ k, f: iso(s.first), l: iso(s.last) });
+      handprintAfter.push([k, Math.min(firstMs, s.first.getTime()), Math.max(lastMs, s.last.getTime())]);
+    } else handprintAfter.push(row);
   }
 
   const writes: Sql[] = [];
@@ -172,5 +214,9 @@ export function resolveSightings(batch: readonly Sighted[], [deviceRows, handpri
       FROM (SELECT * FROM ${records(changedHandprints, 'k text, f timestamptz, l timestamptz')} ORDER BY k) u
       WHERE h.handprint_id = u.k`);
   }
-  return { sightings: { devices, handprints }, writes };
+  const remember = (cache: FactCache) => {
+    for (const row of deviceAfter) cache.set(factKey.device(row[0]), row);
+    for (const row of handprintAfter) cache.set(factKey.handprint(row[0]), row);
+  };
+  return { sightings: { devices, handprints }, writes, remember };
 }

@@ -1,11 +1,12 @@
-import { preparedRows, sql, type Sql } from '../db/statement.js';
-import { keys, probe, readAll, records, writeAll } from '../db/compose.js';
+import { join, preparedRows, sql, type Sql } from '../db/statement.js';
+import { keys, probe, readAll, records, recordsJson, writeAll } from '../db/compose.js';
 import type { Db, Queryable } from '../db/handle.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
+import { isStaleFacts, type CachedPart, type FactCache } from './fact-cache.js';
 import type { Insights } from './insights.js';
 import type { NormalizedEvent } from './normalize.js';
-import { readSightings, resolveSightings } from './sightings.js';
+import { cachedSightings, readSightings, resolveSightings } from './sightings.js';
 
 export interface PendingEvent {
   keyId: string;
@@ -17,6 +18,8 @@ export interface PendingEvent {
 export interface StoredOutcome {
   insights: Insights;
   replayed: boolean;
+  /** `insights` as the JSON that was stored, when this event stored it: the answer need not serialise it again. */
+  json?: string;
 }
 
 // Key ids never contain a space, so "keyId key" is unambiguous (and free of NUL, which PostgreSQL text refuses).
@@ -36,17 +39,40 @@ const splitIdemKey = (k: string): [string, string] => {
  * twice. A stage that counts under locks (behaviors) makes the batch transactional: idempotency keys are then
  * locked first (advisory locks, sorted) so the second copy sees the first's answer before anything is counted.
  */
-export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOptions): Promise<StoredOutcome[]> {
+export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOptions, cache?: FactCache): Promise<StoredOutcome[]> {
   const pending = batch.map((p) => ({ ...p, eventId: newId('evt') }));
   if (risk.stages.some((s) => s.transactional?.(pending))) {
     return db.transaction((tx) => storeIn(tx, pending, risk, true));
   }
-  return storeIn(db, pending, risk, false);
+  if (!cache || cache.capacity === 0) return storeIn(db, pending, risk, false);
+  try {
+    return await storeIn(db, pending, risk, false, cache);
+  } catch (error) {
+    // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
+    // the cache.
+    if (!isStaleFacts(error)) throw error;
+    cache.commits.stale++;
+    return storeIn(db, pending, risk, false, cache, true);
+  }
 }
 
 type Pending = PendingEvent & { eventId: string };
 
-async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locked: boolean): Promise<StoredOutcome[]> {
+/**
+ * With a cache, each part of the read (devices, handprints, each stage's facts) comes from the cache when all of
+ * it is there (checked in the write), and the rest is read. When nothing is left to read there is no read
+ * statement at all, not even of stored answers: a retry then loses at the events' unique index and is answered
+ * from what its original stored, as a retry racing its original always was. `readEverything` ignores the cache
+ * (it is then only refilled).
+ */
+async function storeIn(
+  db: Queryable,
+  batch: Pending[],
+  risk: RiskOptions,
+  locked: boolean,
+  cache?: FactCache,
+  readEverything = false,
+): Promise<StoredOutcome[]> {
   const outcomes: (StoredOutcome | undefined)[] = new Array(batch.length);
   const keyed = new Map<string, number[]>();
   batch.forEach((p, i) => {
@@ -62,12 +88,23 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
     );
   }
 
-  const stageReads = risk.stages.map((s) => s.read?.(batch) ?? null);
-  const [stored, devices, handprints, ...facts] = await readAll(db, [
-    keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
-    ...readSightings(batch),
-    ...stageReads.map((r) => r ?? sql`NULL::json`),
-  ]);
+  const cached: (CachedPart | undefined)[] =
+    cache && !readEverything ? [...cachedSightings(batch, cache), ...risk.stages.map((s) => s.cached?.(batch, cache))] : [];
+  let sightingReads: Sql[] | undefined;
+  const reads = [
+    () => (sightingReads ??= readSightings(batch))[0]!,
+    () => (sightingReads ??= readSightings(batch))[1]!,
+    ...risk.stages.map((s) => () => s.read?.(batch) ?? null),
+  ].map((read, i) => (cached[i] ? null : read()));
+  const toRead = reads.some((r) => r !== null);
+  const [stored, ...parts] = toRead
+    ? await readAll(db, [
+        keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
+        ...reads.map((r) => r ?? sql`NULL::json`),
+      ])
+    : [null];
+  const [devices, handprints, ...facts] = reads.map((_, i) => (cached[i] ? cached[i].facts : (parts[i] ?? null)));
+  const stale = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
   for (const [k, response] of answersOf(stored)) {
     for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
     keyed.delete(k);
@@ -86,15 +123,20 @@ async function storeIn(db: Queryable, batch: Pending[], risk: RiskOptions, locke
 
   if (fresh.length > 0) {
     const pending = fresh.map((i) => batch[i]!);
-    const { sightings, writes } = resolveSightings(pending, [devices, handprints]);
+    const { sightings, writes, remember } = resolveSightings(pending, [devices, handprints]);
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
-    const { claim, insert } = insertEvents(pending, evaluated.insights);
+    const answers = evaluated.insights.map((insights) => JSON.stringify(insights));
+    const { claim, insert } = insertEvents(pending, evaluated.insights, answers, stale);
     const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes, ...(claim ? [claim] : [])], (ctes) =>
       insert(claim ? ctes.at(-1)! : null),
     );
+    if (cache) {
+      for (const r of [remember, ...evaluated.remember]) r(cache);
+      cache.commits[toRead ? 'read' : 'cached']++;
+    }
     const stored = new Set(inserted.map((r) => r.id));
     fresh.forEach((i, j) => {
-      outcomes[i] = { insights: evaluated.insights[j]!, replayed: false };
+      outcomes[i] = { insights: evaluated.insights[j]!, replayed: false, json: answers[j] };
     });
     // A retry racing its original in another batch lost at the unique index: answer what the original stored.
     const lost = pending.filter((p) => !stored.has(p.eventId));
@@ -141,13 +183,22 @@ function answersOf(read: unknown): Map<string, Insights> {
 /**
  * The batch's events as one INSERT, after `claim` (a CTE before it) has claimed their idempotency keys; the insert
  * returns the ids actually written (a racing retry's copy claimed nothing, so it is not). Keys are claimed in
- * order so two batches sharing keys wait on each other's in the same order.
+ * order so two batches sharing keys wait on each other's in the same order. `stale`: the checks of what the cache
+ * served; if any holds, `vigil_facts_hold` raises and the whole statement (every CTE's write too) is undone.
  */
-function insertEvents(pending: Pending[], insights: Insights[]): { claim: Sql | null; insert: (claimed: Sql | null) => Sql } {
-  const values = pending.map((p, i) => {
+function insertEvents(
+  pending: Pending[],
+  insights: Insights[],
+  answers: readonly string[],
+  stale: readonly Sql[],
+): { claim: Sql | null; insert: (claimed: Sql | null) => Sql } {
+  const keyed: { k: string; i: string; id: string; at: string }[] = [];
+  // Each row's JSON with its answer spliced in as already serialised: the answer is serialised once, for both
+  // the database and the HTTP reply.
+  const rows = pending.map((p, i) => {
     const e = p.event;
     const answer = insights[i]!;
-    return {
+    const row = {
       id: p.eventId,
       key_id: p.keyId,
       idempotency_key: e.idempotencyKey,
@@ -161,12 +212,13 @@ function insertEvents(pending: Pending[], insights: Insights[]): { claim: Sql | 
       properties: e.properties,
       tags: answer.current_tags,
       risk_score: answer.risk_score,
-      response: answer,
       occurred_at: e.occurredAt.toISOString(),
       received_at: e.receivedAt.toISOString(),
     };
+    if (row.idempotency_key !== null) keyed.push({ k: row.key_id, i: row.idempotency_key, id: row.id, at: row.occurred_at });
+    const json = JSON.stringify(row);
+    return `${json.slice(0, -1)},"response":${answers[i]!}}`;
   });
-  const keyed = values.filter((v) => v.idempotency_key !== null).map((v) => ({ k: v.key_id, i: v.idempotency_key, id: v.id, at: v.occurred_at }));
   const claim =
     keyed.length === 0
       ? null
@@ -177,13 +229,15 @@ function insertEvents(pending: Pending[], insights: Insights[]): { claim: Sql | 
           RETURNING event_id`;
   const insert = (claimed: Sql | null) => sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
       user_agent, properties, tags, risk_score, response, occurred_at, received_at)
-    SELECT * FROM ${records(
-      values,
+    SELECT * FROM ${recordsJson(
+      `[${rows.join(',')}]`,
       `id text, key_id text, idempotency_key text, name text, identity text, device_id text, handprint_id text,
        session_id text, ip text, user_agent text, properties jsonb, tags text[], risk_score float8, response jsonb,
        occurred_at timestamptz, received_at timestamptz`,
     )}
-    WHERE t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``}
+    WHERE ${stale.length > 0 ? sql`CASE WHEN vigil_facts_hold(${join(stale, ' OR ')}) THEN ` : sql``}
+      (t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``})
+      ${stale.length > 0 ? sql`END` : sql``}
     RETURNING id`;
   return { claim, insert };
 }

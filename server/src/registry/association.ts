@@ -48,7 +48,7 @@ export function countIdentities(
   sightings: readonly Sighting[],
   stored: unknown,
   since: (deviceId: string) => Date | null,
-): { counts: Map<string, number>; writes: Sql[] } {
+): { counts: Map<string, number>; writes: Sql[]; after: Map<string, [identity: string, lastSeenMs: number][]> } {
   const spans = new Map<string, Span>();
   for (const s of sightings) {
     const key = pairKey(s.deviceId, s.identity);
@@ -59,8 +59,11 @@ export function countIdentities(
       if (s.at > span.last) span.last = s.at;
     }
   }
-  const lastSeen = new Map<string, { deviceId: string; lastSeen: number }>();
-  for (const [deviceId, identity, at] of (stored as PairRow[] | null) ?? []) lastSeen.set(pairKey(deviceId, identity), { deviceId, lastSeen: at });
+  // `lastSeen` counts this batch's sightings; `kept` is what the row holds once the write commits.
+  const lastSeen = new Map<string, { deviceId: string; identity: string; lastSeen: number; kept: number }>();
+  for (const [deviceId, identity, at] of (stored as PairRow[] | null) ?? []) {
+    lastSeen.set(pairKey(deviceId, identity), { deviceId, identity, lastSeen: at, kept: at });
+  }
 
   const inserts: object[] = [];
   const updates: object[] = [];
@@ -70,19 +73,27 @@ export function countIdentities(
     const pair = { d: s.deviceId, i: s.identity, f: s.first.toISOString(), l: s.last.toISOString() };
     if (!row) {
       inserts.push(pair);
-      lastSeen.set(key, { deviceId: s.deviceId, lastSeen: s.last.getTime() });
+      lastSeen.set(key, { deviceId: s.deviceId, identity: s.identity, lastSeen: s.last.getTime(), kept: s.last.getTime() });
       continue;
     }
     const association = since(s.deviceId)!.getTime();
     const stale = s.last.getTime() - row.lastSeen >= IDENTITY_LAST_SEEN_RESOLUTION_MS;
     // After a transfer an identity must count again at once, not only when its row goes stale.
     const predatesAssociation = row.lastSeen < association && s.last.getTime() >= association;
-    if (stale || predatesAssociation) updates.push(pair);
+    if (stale || predatesAssociation) {
+      updates.push(pair);
+      row.kept = Math.max(row.kept, s.last.getTime());
+    }
     row.lastSeen = Math.max(row.lastSeen, s.last.getTime());
   }
 
   const counts = new Map<string, number>();
+  // Each device's pairs as they are once the write commits (complete only where the read was).
+  const after = new Map<string, [string, number][]>();
   for (const r of lastSeen.values()) {
+    const pairs = after.get(r.deviceId);
+    if (pairs) pairs.push([r.identity, r.kept]);
+    else after.set(r.deviceId, [[r.identity, r.kept]]);
     // The read covered replayed events' devices too; only the devices asked about are counted.
     const from = since(r.deviceId);
     if (from !== null && r.lastSeen >= from.getTime()) counts.set(r.deviceId, (counts.get(r.deviceId) ?? 0) + 1);
@@ -100,5 +111,5 @@ export function countIdentities(
       FROM (SELECT * FROM ${records(updates, 'd text, i text, f timestamptz, l timestamptz')} ORDER BY d, i) u
       WHERE p.device_id = u.d AND p.identity = u.i`);
   }
-  return { counts, writes };
+  return { counts, writes, after };
 }

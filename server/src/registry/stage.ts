@@ -1,5 +1,6 @@
 import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe } from '../db/compose.js';
+import { cachedAll, factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../ingest/fact-cache.js';
 import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageResult } from '../risk/stage.js';
 import { countIdentities, readIdentities } from './association.js';
 import type { Registration } from './state.js';
@@ -25,7 +26,12 @@ type ReadRegistration = [
   deactivationReason: string | null,
   deactivatedBy: string | null,
   conflictAt: number | null,
+  /** registrations.version: the cache's check (migration 0007). */
+  version: number,
 ];
+
+/** A device's identity pairs, all of them, as the cache keeps them. */
+type CachedPairs = [identity: string, lastSeenMs: number][];
 
 const date = (msValue: number | null) => (msValue === null ? null : new Date(msValue));
 
@@ -75,14 +81,34 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
       const earliest = new Date(Math.min(...batch.filter((i) => i.event.deviceId).map((i) => i.event.occurredAt.getTime())) - windowMs);
       return sql`json_build_array(
         (SELECT json_agg(json_build_array(r.device_id, r.user_id, r.role, r.metadata, r.status, ${ms('r.registered_at')},
-                  ${ms('r.associated_since')}, ${ms('r.deactivated_at')}, r.deactivation_reason, r.deactivated_by, ${ms('r.conflict_at')}))
+                  ${ms('r.associated_since')}, ${ms('r.deactivated_at')}, r.deactivation_reason, r.deactivated_by, ${ms('r.conflict_at')},
+                  r.version))
          FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT * FROM registrations WHERE device_id = q.k`)} AS r),
-        ${readIdentities(deviceIds, identities, earliest)})`;
+        ${readIdentities(deviceIds, identities, earliest)},
+        (SELECT json_agg(json_build_array(q.k, (SELECT count(*) FROM device_identities WHERE device_id = q.k))) FROM ${keys(deviceIds)}))`;
+    },
+    cached(batch: readonly EvaluationInput[], cache: FactCache): CachedPart | undefined {
+      const deviceIds = deviceIdsOf(batch);
+      if (deviceIds.length === 0) return { facts: null };
+      const registrations = cachedAll<ReadRegistration>(cache, deviceIds, factKey.registration);
+      const pairs = registrations && cachedAll<CachedPairs>(cache, deviceIds, factKey.identities);
+      if (!registrations || !pairs) return undefined;
+      const facts: RegistryFacts = [
+        registrations.flatMap((r) => (r.v ? [r.v] : [])),
+        pairs.flatMap((p) => p.v!.map(([identity, at]) => [p.k, identity, at] as [string, string, number])),
+        pairs.map((p) => [p.k, p.v!.length]),
+      ];
+      const versions = registrations.map((r) => ({ k: r.k, v: r.v ? r.v[11] : null }));
+      const summaries = pairs.map((p) => ({ k: p.k, v: [p.v!.length, p.v!.reduce((sum, [, at]) => sum + at, 0)] }));
+      const stale = sql`(${staleWhen(versions, sql`SELECT to_jsonb(r.version) FROM registrations r WHERE r.device_id = q.k`)}
+        OR ${staleWhen(summaries, sql`SELECT jsonb_build_array(count(*), COALESCE(sum(${ms('i.last_seen')}), 0)) FROM device_identities i WHERE i.device_id = q.k`)})`;
+      return { facts, stale };
     },
     evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
       if (facts === null) return { outputs: batch.map(() => ({})) };
-      const [registrationRows, identityRows] = facts as [ReadRegistration[] | null, unknown];
-      const registry = new Map((registrationRows ?? []).map((r) => [r[0], registrationOf(r)]));
+      const [registrationRows, identityRows, pairCounts] = facts as RegistryFacts;
+      const rows = new Map((registrationRows ?? []).map((r) => [r[0], r]));
+      const registry = new Map([...rows].map(([id, r]) => [id, registrationOf(r)]));
       const latest = latestByDevice(batch);
       const since = (deviceId: string): Date | null => {
         const last = latest.get(deviceId);
@@ -94,7 +120,19 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
       const sightings = batch
         .filter((i) => i.event.deviceId && i.event.identity)
         .map((i) => ({ deviceId: i.event.deviceId!, identity: i.event.identity!, at: i.event.occurredAt }));
-      const { counts, writes } = countIdentities(sightings, identityRows, since);
+      const { counts, writes, after } = countIdentities(sightings, identityRows, since);
+      const read = new Map<string, number>();
+      for (const [deviceId] of identityRows ?? []) read.set(deviceId, (read.get(deviceId) ?? 0) + 1);
+      const remember = (cache: FactCache) => {
+        for (const [deviceId, stored] of pairCounts ?? []) {
+          // A device's pairs are cached only when the read returned all of them (it skips old, unrelated ones).
+          if (!latest.has(deviceId)) continue;
+          cache.set(factKey.registration(deviceId), rows.get(deviceId) ?? null);
+          const pairs = after.get(deviceId) ?? [];
+          if ((read.get(deviceId) ?? 0) === Number(stored) && pairs.length <= MAX_CACHED_LIST) cache.set(factKey.identities(deviceId), pairs);
+          else cache.drop(factKey.identities(deviceId));
+        }
+      };
 
       const outputs = batch.map((item) => {
         const id = item.event.deviceId;
@@ -105,10 +143,13 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
         if ((counts.get(id) ?? 0) >= 2 || conflicted(registration, since(id)!)) tags.push('multi_user');
         return { tags, device: deviceInfoOf(registration) };
       });
-      return { outputs, writes };
+      return { outputs, writes, remember };
     },
   };
 }
+
+/** The registry part of a batch's read: registrations, identity pairs, and how many pairs each device has in all. */
+type RegistryFacts = [ReadRegistration[] | null, [deviceId: string, identity: string, lastSeenMs: number][] | null, [deviceId: string, pairs: number | string][] | null];
 
 function conflicted(registration: Registration | null, since: Date): boolean {
   return Boolean(registration?.conflictAt && registration.conflictAt >= since);

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/statement.js';
 import type { Queryable } from '../db/handle.js';
+import type { FactCache } from '../ingest/fact-cache.js';
 import type { DeviceInfo, Insights } from '../ingest/insights.js';
 import type { Sightings } from '../ingest/sightings.js';
 import { applyRules } from './rules/apply.js';
@@ -39,16 +40,18 @@ export async function evaluateBatch(
   sightings: Sightings,
   facts: readonly unknown[],
   options: RiskOptions,
-): Promise<{ insights: Insights[]; writes: Sql[] }> {
+): Promise<{ insights: Insights[]; writes: Sql[]; remember: ((cache: FactCache) => void)[] }> {
   const items = batch.map((input) => toItem(input, sightings));
   const outputs: StageOutput[][] = items.map(() => []);
   const writes: Sql[] = [];
+  const remember: ((cache: FactCache) => void)[] = [];
   for (const [n, stage] of options.stages.entries()) {
     const result = await stage.evaluate(items, { facts: facts[n] ?? null, earlier: outputs, db, inTransaction });
     result.outputs.forEach((output, i) => outputs[i]!.push(output));
     if (result.writes) writes.push(...result.writes);
+    if (result.remember) remember.push(result.remember);
   }
-  return { insights: items.map((item, i) => assemble(item, outputs[i]!, options)), writes };
+  return { insights: items.map((item, i) => assemble(item, outputs[i]!, options)), writes, remember };
 }
 
 function assemble(item: EvaluationItem, outputs: StageOutput[], options: RiskOptions): Insights {

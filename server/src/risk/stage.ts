@@ -2,6 +2,7 @@ import type { Sql } from '../db/statement.js';
 import type { Queryable } from '../db/handle.js';
 import type { DeviceInfo, Insights, Warning } from '../ingest/insights.js';
 import type { NormalizedEvent } from '../ingest/normalize.js';
+import type { CachedPart, FactCache } from '../ingest/fact-cache.js';
 import type { DeviceSighting } from '../ingest/sightings.js';
 
 /** One event of a batch before anything was read: what a stage's `read` sees. */
@@ -40,6 +41,8 @@ export interface StageResult {
    * of the same event may carry them a second time.
    */
   writes?: Sql[];
+  /** Puts the facts as they are once the batch's write commits into the process's cache (see ingest/fact-cache.ts). */
+  remember?(cache: FactCache): void;
 }
 
 /** What a stage sees besides the batch: what it read, the earlier stages' outputs, and the batch's handle. */
@@ -71,6 +74,11 @@ export interface InsightStage {
    * every event of the batch, also those that turn out to be replays; `evaluate` sees only the new ones.
    */
   read?(batch: readonly EvaluationInput[]): Sql | null;
+  /**
+   * What `read` would return, from the process's cache, with the check the write statement runs on it; undefined
+   * when something is not cached (the part is then read). A stage without it is always read.
+   */
+  cached?(batch: readonly EvaluationInput[], cache: FactCache): CachedPart | undefined;
   evaluate(batch: readonly EvaluationItem[], context: StageContext): StageResult | Promise<StageResult>;
   /** True when this batch must run in a transaction (see above). */
   transactional?(batch: readonly EvaluationInput[]): boolean;

@@ -4,6 +4,7 @@ import { toProblem, VigilError, type Problem } from '../../errors.js';
 import type { BrowserSupport } from '../../handprint/browser.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
 import type { Insights } from '../../ingest/insights.js';
+import type { StoredOutcome } from '../../ingest/store.js';
 import { limits } from '../../ingest/limits.js';
 import { normalizeEvent, type RequestContext } from '../../ingest/normalize.js';
 import { batchInputSchema, eventInputSchema } from '../../ingest/schema.js';
@@ -30,15 +31,18 @@ export interface EventRouteDeps extends GuardDeps {
 export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
   // The spec puts the write key on POST /events; the Android library syncs its queue with a client key.
   const writeKeyOrApiKey = requireKey(deps, ['write'], { apiKeyHeader: true });
-  app.post('/events', { bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey }, async (request) => {
+  app.post('/events', { bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey }, async (request, reply) => {
     const header = request.headers['idempotency-key'];
     const ctx = context(request, Array.isArray(header) ? header[0] : header);
     if (isHoneypotEvent(request.body)) {
       const parsed = honeypotEventSchema.safeParse(request.body);
       if (!parsed.success) throw validationError(parsed.error, 'Invalid Honeypot event');
-      return honeypotAnswer(await ingestOne(deps, fromHoneypot(parsed.data), ctx));
+      return honeypotAnswer((await ingestOne(deps, fromHoneypot(parsed.data), ctx)).insights);
     }
-    return ingestOne(deps, request.body, ctx);
+    const outcome = await ingestOne(deps, request.body, ctx);
+    // Serialised once, when it was stored (ingest/store.ts), and sent as it is.
+    if (outcome.json !== undefined) return reply.type('application/json; charset=utf-8').send(outcome.json);
+    return outcome.insights;
   });
 
   app.post('/events/batch', { bodyLimit: limits.batchBodyBytes, preHandler: requireKey(deps, ['write', 'client']) }, async (request) => {
@@ -49,7 +53,7 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
     const results = await Promise.all(
       parsed.data.events.map(async (item, i): Promise<BatchResult> => {
         try {
-          return { status: 200, insights: await ingestOne(deps, item, ctx, `events.${i}`) };
+          return { status: 200, insights: (await ingestOne(deps, item, ctx, `events.${i}`)).insights };
         } catch (error) {
           const fault = unavailableError(error);
           if (fault && faultKind(error)) unavailable = fault;
@@ -89,7 +93,7 @@ function context(request: FastifyRequest, idempotencyKey: string | undefined): R
   };
 }
 
-async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContext, prefix = ''): Promise<Insights> {
+async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContext, prefix = ''): Promise<StoredOutcome> {
   const parsed = eventInputSchema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, 'Invalid event', prefix);
   // A batch item gets the single-event limit. Measured only after validation has bounded its nesting: JSON.stringify
@@ -100,7 +104,7 @@ async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContex
   const event = normalizeEvent(parsed.data, ctx);
   await deps.browser.linkBackendEvent(event);
   try {
-    return (await deps.ingestor.submit(ctx.keyId, event)).insights;
+    return await deps.ingestor.submit(ctx.keyId, event);
   } catch (error) {
     // A database fault is answered at the edge: 503 with its Retry-After, and for a batch, the whole batch.
     // Retrying is safe: with the same event_id a commit that did land is answered from the stored event.

@@ -1,5 +1,6 @@
 import { sql, type Sql } from '../../db/statement.js';
 import { ms, probe, records } from '../../db/compose.js';
+import { factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../../ingest/fact-cache.js';
 
 export interface Sighting {
   kind: 'email' | 'phone';
@@ -53,6 +54,47 @@ export function readContactSightings(sightings: readonly Sighting[]): Sql | null
                CROSS JOIN ${probe(sql`SELECT 1 FROM intel_links WHERE kind = q.kind AND value = q.value AND linked = q.linked`)} AS l)))`;
 }
 
+/** What the cache keeps of one e-mail or phone: first sighting, how many links, and links known to exist. */
+interface CachedValue {
+  first: number | null;
+  n: number;
+  /** All of the value's links when `links.length === n`, else some of them. */
+  links: string[];
+}
+
+/**
+ * `readContactSightings` from the cache, or undefined when a value is not cached or a link of the batch may exist
+ * without the cache knowing it. Every cached link of a value is served, so the batch's memory keeps them.
+ */
+export function cachedContactSightings(sightings: readonly Sighting[], cache: FactCache): CachedPart | undefined {
+  if (sightings.length === 0) return { facts: null };
+  const { values, links } = distinct(sightings);
+  const entries = new Map<string, CachedValue>();
+  for (const s of values) {
+    const entry = cache.get<CachedValue>(factKey.contact(s.kind, s.value));
+    if (!entry) return undefined;
+    entries.set(keyOf(s.kind, s.value), entry);
+  }
+  for (const s of links) {
+    const entry = entries.get(keyOf(s.kind, s.value))!;
+    if (entry.links.length !== entry.n && !entry.links.includes(s.linked!)) return undefined;
+  }
+  const facts: Stored = { seen: [], linked: [] };
+  const checks: { k: string; v: [number | null, number] }[] = [];
+  for (const s of values) {
+    const entry = entries.get(keyOf(s.kind, s.value))!;
+    if (entry.first !== null) facts.seen!.push([s.kind, s.value, entry.first, entry.n]);
+    for (const linked of entry.links) facts.linked!.push([s.kind, s.value, linked]);
+    checks.push({ k: keyOf(s.kind, s.value), v: [entry.first, entry.n] });
+  }
+  const where = sql`kind = split_part(q.k, ' ', 1) AND value = substr(q.k, position(' ' in q.k) + 1)`;
+  const stale = staleWhen(
+    checks,
+    sql`SELECT jsonb_build_array((SELECT ${ms('first_seen')} FROM intel_sightings WHERE ${where}), (SELECT count(*) FROM intel_links WHERE ${where}))`,
+  );
+  return { facts, stale };
+}
+
 interface Stored {
   seen: [kind: string, value: string, firstMs: number, links: number][] | null;
   linked: [kind: string, value: string, linked: string][] | null;
@@ -63,9 +105,12 @@ interface Stored {
  * values not stored yet or seen earlier than stored, and links not stored yet. A value or link another batch
  * wrote since the read is merged by the conflict clauses (LEAST, or nothing).
  */
-export function resolveContactSightings(sightings: readonly Sighting[], facts: unknown): { seen: Map<string, SightingFacts>; writes: Sql[] } {
+export function resolveContactSightings(
+  sightings: readonly Sighting[],
+  facts: unknown,
+): { seen: Map<string, SightingFacts>; writes: Sql[]; remember(cache: FactCache): void } {
   const seen = new Map<string, SightingFacts>();
-  if (sightings.length === 0) return { seen, writes: [] };
+  if (sightings.length === 0) return { seen, writes: [], remember: () => {} };
   const stored = (facts ?? { seen: null, linked: null }) as Stored;
   const { values, links } = distinct(sightings);
   const storedValues = new Map((stored.seen ?? []).map(([kind, value, firstMs, n]) => [keyOf(kind, value), { firstMs, n: Number(n) }]));
@@ -75,14 +120,27 @@ export function resolveContactSightings(sightings: readonly Sighting[], facts: u
   const added = new Map<string, number>();
   for (const s of newLinks) added.set(keyOf(s.kind, s.value), (added.get(keyOf(s.kind, s.value)) ?? 0) + 1);
 
+  // Each value as stored once the write commits, for the cache.
+  const after = new Map<string, CachedValue>();
   const toWrite: Sighting[] = [];
   for (const s of values) {
     const k = keyOf(s.kind, s.value);
     const row = storedValues.get(k);
     const firstMs = row && row.firstMs <= s.at.getTime() ? row.firstMs : s.at.getTime();
     if (!row || s.at.getTime() < row.firstMs) toWrite.push(s);
-    seen.set(k, { firstSeen: new Date(firstMs).toISOString(), linkedCount: (row?.n ?? 0) + (added.get(k) ?? 0) });
+    const linkedCount = (row?.n ?? 0) + (added.get(k) ?? 0);
+    seen.set(k, { firstSeen: new Date(firstMs).toISOString(), linkedCount });
+    after.set(k, { first: firstMs, n: linkedCount, links: [] });
   }
+  for (const [kind, value, linked] of stored.linked ?? []) after.get(keyOf(kind, value))?.links.push(linked);
+  for (const s of newLinks) after.get(keyOf(s.kind, s.value))?.links.push(s.linked!);
+  const remember = (cache: FactCache) => {
+    for (const s of values) {
+      const value = after.get(keyOf(s.kind, s.value))!;
+      if (value.links.length <= MAX_CACHED_LIST) cache.set(factKey.contact(s.kind, s.value), value);
+      else cache.drop(factKey.contact(s.kind, s.value));
+    }
+  };
 
   const writes: Sql[] = [];
   if (toWrite.length > 0) {
@@ -96,7 +154,7 @@ export function resolveContactSightings(sightings: readonly Sighting[], facts: u
       SELECT kind, value, linked FROM ${records(newLinks.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })), 'kind text, value text, linked text')}
       ON CONFLICT DO NOTHING`);
   }
-  return { seen, writes };
+  return { seen, writes, remember };
 }
 
 export { keyOf as sightingKey };

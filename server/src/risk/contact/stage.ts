@@ -1,8 +1,9 @@
 import type { Sql } from '../../db/statement.js';
+import type { CachedPart, FactCache } from '../../ingest/fact-cache.js';
 import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageOutput, StageResult } from '../stage.js';
 import { analyzeEmail, looksLikeEmail, type EmailFacts } from './email.js';
 import { analyzePhone, type PhoneFacts } from './phone.js';
-import { readContactSightings, resolveContactSightings, sightingKey, type Sighting } from './sightings.js';
+import { cachedContactSightings, readContactSightings, resolveContactSightings, sightingKey, type Sighting } from './sightings.js';
 
 function emailOf(item: EvaluationInput): EmailFacts | null {
   const { event } = item;
@@ -49,9 +50,12 @@ export const contactStage: InsightStage = {
   read(batch: readonly EvaluationInput[]): Sql | null {
     return readContactSightings(batch.flatMap((item) => contactsOf(item).sightings));
   },
+  cached(batch: readonly EvaluationInput[], cache: FactCache): CachedPart | undefined {
+    return cachedContactSightings(batch.flatMap((item) => contactsOf(item).sightings), cache);
+  },
   evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
     const contacts = batch.map(contactsOf);
-    const { seen, writes } = resolveContactSightings(contacts.flatMap((c) => c.sightings), facts);
+    const { seen, writes, remember } = resolveContactSightings(contacts.flatMap((c) => c.sightings), facts);
     const outputs = contacts.map(({ email, phone }) => {
       const out: StageOutput = {};
       if (email) {
@@ -64,6 +68,6 @@ export const contactStage: InsightStage = {
       }
       return out;
     });
-    return { outputs, writes };
+    return { outputs, writes, remember };
   },
 };

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { startTestVigil, type TestVigil } from '../test-support/harness.js';
+import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
+
+/**
+ * The per-process fact cache must never answer from a fact another process (or this one) has since changed. On
+ * PostgreSQL two Vigil instances share one database, each with its own pool and cache: changes go through one,
+ * events through the other, whose cache was warmed first (several events, so the last ones are answered from
+ * it). On PGlite, one process changes and answers. Each event is sent after the change has returned.
+ */
+for (const driver of testDrivers()) {
+  describe(`fact cache (${driver})`, () => {
+    let db: TestDatabase;
+    let changer: TestVigil;
+    let answerer: TestVigil;
+    let supervisorToken: string;
+
+    beforeAll(async () => {
+      db = await createTestDatabase(driver);
+      changer = await startTestVigil(driver, {}, db);
+      answerer = driver === 'postgres' ? await startTestVigil(driver, {}, db) : changer;
+      supervisorToken = (await supervisorAccounts(changer)).supervisor.token;
+    }, 120_000);
+
+    afterAll(async () => {
+      if (answerer !== changer) await answerer?.close();
+      await changer?.close();
+      await db?.drop();
+    });
+
+    const event = async (server: TestVigil, deviceId: string, identity: string) => {
+      const res = await server.post('/events', { event: 'login', identity, properties: { device_id: deviceId } });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const warm = async (server: TestVigil, deviceId: string, identity: string) => {
+      for (let i = 0; i < 3; i++) await event(server, deviceId, identity);
+    };
+    /** Group commits of a process by where their facts came from, from its /metrics. */
+    const commits = async (server: TestVigil) => {
+      const text = (await server.get('/metrics', { key: null })).text;
+      const count = (outcome: string) => Number(new RegExp(`vigil_fact_cache_group_commits\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      return { cached: count('cached'), read: count('read'), stale: count('stale') };
+    };
+    const supervisor = async (path: string, body: unknown) => {
+      const res = await supervisorRequest(changer, 'POST', path, supervisorToken, body);
+      expect(res.status).toBe(200);
+    };
+
+    it('answers every registry move made elsewhere in the next event', async () => {
+      await warm(answerer, 'reg-dev', 'alice@example.com');
+      expect((await event(answerer, 'reg-dev', 'alice@example.com')).device.status).toBe('unregistered');
+
+      expect((await changer.post('/devices/reg-dev/register', { user_id: 'alice' }, { key: changer.clientKey })).status).toBe(200);
+      expect((await event(answerer, 'reg-dev', 'alice@example.com')).device).toMatchObject({ status: 'active', registered_to: 'alice' });
+      await warm(answerer, 'reg-dev', 'alice@example.com');
+
+      expect((await changer.post('/devices/reg-dev/deactivate', { reason: 'lost' }, { key: changer.clientKey })).status).toBe(200);
+      expect((await event(answerer, 'reg-dev', 'alice@example.com')).device).toMatchObject({ status: 'deactivated', is_trusted: false });
+      await warm(answerer, 'reg-dev', 'alice@example.com');
+
+      await supervisor('/api/devices/reg-dev/transfer', { new_user_id: 'bob', by: 'boss' });
+      expect((await event(answerer, 'reg-dev', 'bob@example.com')).device).toMatchObject({ status: 'deactivated', registered_to: 'bob' });
+      await warm(answerer, 'reg-dev', 'bob@example.com');
+
+      await supervisor('/api/devices/reg-dev/reactivate', { reason: 'found', by: 'boss' });
+      expect((await event(answerer, 'reg-dev', 'bob@example.com')).device).toMatchObject({ status: 'active', registered_to: 'bob', is_trusted: true });
+    });
+
+    it('answers a warm device without a read, and a fact changed elsewhere after a failed check', async () => {
+      await warm(answerer, 'shared-dev', 'carol@example.com');
+      const before = await commits(answerer);
+      expect((await event(answerer, 'shared-dev', 'carol@example.com')).current_tags).not.toContain('multi_user');
+      expect((await commits(answerer)).cached).toBe(before.cached + 1);
+
+      await event(changer, 'shared-dev', 'dave@example.com');
+      const changed = await commits(answerer);
+      expect((await event(answerer, 'shared-dev', 'carol@example.com')).current_tags).toContain('multi_user');
+      // Another process's write is found by the check in the write; this process's own write refreshed its cache.
+      if (answerer !== changer) expect((await commits(answerer)).stale).toBe(changed.stale + 1);
+      else expect((await commits(answerer)).cached).toBe(changed.cached + 1);
+    });
+
+    it('counts a device another process saw with an e-mail', async () => {
+      await warm(answerer, 'mail-dev-1', 'erin@example.com');
+      expect((await event(answerer, 'mail-dev-1', 'erin@example.com')).email_intel.devices_seen).toBe(1);
+      await event(changer, 'mail-dev-2', 'erin@example.com');
+      expect((await event(answerer, 'mail-dev-1', 'erin@example.com')).email_intel.devices_seen).toBe(2);
+    });
+
+    it('dates a device by the earliest event any process stored', async () => {
+      await warm(answerer, 'old-dev', 'frank@example.com');
+      expect((await event(answerer, 'old-dev', 'frank@example.com')).device.is_new).toBe(true);
+      const old = new Date(Date.now() - 10 * 24 * 60 * 60 * 1000).toISOString();
+      const synced = await changer.post('/events', { event: 'login', identity: 'frank@example.com', properties: { device_id: 'old-dev', timestamp: old } });
+      expect(synced.status).toBe(200);
+      const now = await event(answerer, 'old-dev', 'frank@example.com');
+      expect(now.device).toMatchObject({ is_new: false, age_days: 10 });
+    });
+  });
+}

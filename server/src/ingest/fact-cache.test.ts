@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { FactCache } from './fact-cache.js';
+
+describe('FactCache', () => {
+  it('keeps at most its capacity, dropping the least recently used first', () => {
+    const cache = new FactCache(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.get('a')).toBe(1); // a is now the most recently used
+    cache.set('c', 3);
+    expect(cache.size).toBe(2);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+  });
+
+  it('keeps null as a fact ("no such row"), apart from a missing entry', () => {
+    const cache = new FactCache(4);
+    cache.set('gone', null);
+    expect(cache.get('gone')).toBeNull();
+    cache.drop('gone');
+    expect(cache.get('gone')).toBeUndefined();
+  });
+
+  it('keeps nothing at capacity 0', () => {
+    const cache = new FactCache(0);
+    cache.set('a', 1);
+    expect(cache.get('a')).toBeUndefined();
+  });
+});

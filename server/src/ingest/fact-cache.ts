@@ -1,0 +1,129 @@
+import { sql, type Sql } from '../db/statement.js';
+import { records } from '../db/compose.js';
+import type { DatabaseHandle } from '../db/handle.js';
+
+/**
+ * The facts group commits read about devices, handprints, registrations and contacts, kept per process so that
+ * most batches need no read statement. An entry is exactly what the batch read would have returned for its key
+ * (or what the batch's own write made of it), so a stage evaluates cached and read facts alike.
+ *
+ * Never trusted on its own: every entry a batch used is compared with the stored row inside the batch's write
+ * statement (`staleWhen`), and a difference undoes the whole statement and sends the batch through a fresh
+ * read. Dropping entries (notifications, a lost channel) only saves that failed write; it is never what keeps an
+ * answer correct, so another process's change is reflected by the first batch after it, notified or not.
+ *
+ * Bounded: least recently used entries go first. Capacity 0 turns the cache off (every batch reads).
+ */
+export class FactCache {
+  private readonly entries = new Map<string, unknown>();
+  /** Group commits since start by where their facts came from (`stale`: cached, found changed, read again). */
+  readonly commits = { cached: 0, read: 0, stale: 0 };
+
+  constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The entry, or undefined when absent. `null` is a cached fact: "no such row". */
+  get<T>(key: string): T | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    // Re-inserting moves the key to the young end of the Map's insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value as T;
+  }
+
+  set(key: string, value: unknown): void {
+    if (this.capacity === 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  drop(key: string): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/**
+ * Longest list one entry keeps (a device's identities, an e-mail's devices): a shared kiosk's thousands of users
+ * would make one entry weigh as much as thousands; such facts are read each time instead.
+ */
+export const MAX_CACHED_LIST = 64;
+
+/** The channel on which registration changes are announced (migration 0007's trigger): `registration <device id>`. */
+export const FACTS_CHANNEL = 'vigil_facts';
+
+/**
+ * Drops a registration from the cache as soon as any process announces its change, which spares the batch that
+ * would have found it stale a failed write. A lost channel loses nothing but that saving.
+ */
+export async function dropOnChange(
+  database: DatabaseHandle,
+  cache: FactCache,
+  log: { warn(obj: object, msg: string): void },
+): Promise<() => Promise<void>> {
+  const onMessage = (payload: string) => {
+    const at = payload.indexOf(' ');
+    if (payload.slice(0, at) === 'registration') cache.drop(factKey.registration(payload.slice(at + 1)));
+  };
+  try {
+    return await database.listen(FACTS_CHANNEL, onMessage, (error) => log.warn({ err: error }, 'fact cache: change channel lost; reconnecting'));
+  } catch (error) {
+    log.warn({ err: error }, 'fact cache: cannot listen for registry changes; stale entries are caught by the write');
+    return async () => {};
+  }
+}
+
+/** Cache keys, one namespace per kind of fact. */
+export const factKey = {
+  device: (id: string) => `device ${id}`,
+  handprint: (id: string) => `handprint ${id}`,
+  registration: (deviceId: string) => `registration ${deviceId}`,
+  identities: (deviceId: string) => `identities ${deviceId}`,
+  contact: (kind: string, value: string) => `contact ${kind} ${value}`,
+};
+
+/** What a batch took from the cache for one part of its read: the facts, and how to check them in the write. */
+export interface CachedPart {
+  /** In the shape the part's read returns. */
+  facts: unknown;
+  /** A boolean SQL expression, true when any stored row differs from what the cache served; absent: nothing served. */
+  stale?: Sql;
+}
+
+/**
+ * Cached values of `keys`, or undefined when any is missing (the part is then read). A batch either takes a whole
+ * part from the cache or reads it whole, so a part's facts are never half one and half the other.
+ */
+export function cachedAll<T>(cache: FactCache, ids: readonly string[], keyOf: (id: string) => string): { k: string; v: T | null }[] | undefined {
+  const found: { k: string; v: T | null }[] = [];
+  for (const k of ids) {
+    const v = cache.get<T | null>(keyOf(k));
+    if (v === undefined) return undefined;
+    found.push({ k, v });
+  }
+  return found;
+}
+
+/**
+ * True when, for some `{k, v}`, the stored value (`current`, a query over `q.k` building as jsonb what the read
+ * builds as json) is not `v`. jsonb compares numbers by value, so 1.5e12 and 1500000000000 are equal.
+ */
+export function staleWhen(entries: readonly { k: string; v: unknown }[], current: Sql): Sql {
+  return sql`EXISTS (SELECT 1 FROM ${records(entries, 'k text, v jsonb', 'q')} WHERE (${current}) IS DISTINCT FROM q.v)`;
+}
+
+/** The SQLSTATE `vigil_facts_hold` raises (migration 0007). */
+export const STALE_FACTS = 'VGS01';
+
+export function isStaleFacts(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return (e.code ?? e.cause?.code) === STALE_FACTS;
+}
