@@ -26,7 +26,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const newPage = (width = 1360, height = 900, options: BrowserContextOptions = {}) => openPage(browser, stack, foreign, { viewport: { width, height }, ...options });
+const newPage = (width = 1440, height = 900, options: BrowserContextOptions = {}) => openPage(browser, stack, foreign, { viewport: { width, height }, ...options });
 
 const sessionCookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'vigil_session');
 
@@ -513,7 +513,7 @@ describe('supervisor console against the real server', () => {
 
   it('says so when a change changes nothing: already deactivated (reason kept), transfer to the same user', async () => {
     const device = stack.seeded.devices[7]!;
-    const { context, page } = await newPage(1360, 900, { timezoneId: 'UTC' });
+    const { context, page } = await newPage(1440, 900, { timezoneId: 'UTC' });
     await signIn(page, stack.supervisor, `/devices/${device.id}`);
     // A second tab opened before the change still offers Deactivate.
     const stale = await context.newPage();
@@ -585,7 +585,7 @@ describe('supervisor console against the real server', () => {
 
   it('shows times in the browser\'s time zone, on pages rendered by the server', async () => {
     const device = stack.seeded.devices[3]!;
-    const { context, page } = await newPage(1360, 900, { timezoneId: 'Asia/Kolkata' });
+    const { context, page } = await newPage(1440, 900, { timezoneId: 'Asia/Kolkata' });
     await signIn(page, stack.admin, '/devices');
     // Chromium's ICU may name the zone by its older alias.
     await hasText(page.locator('.page-head p'), /Times in Asia\/(Kolkata|Calcutta)\./);
@@ -597,7 +597,7 @@ describe('supervisor console against the real server', () => {
   });
 
   it('renders every page readable with JavaScript off, and its GET forms still filter', async () => {
-    const { context, page } = await newPage(1360, 900, { javaScriptEnabled: false });
+    const { context, page } = await newPage(1440, 900, { javaScriptEnabled: false });
     await signInByCookie(context, stack, stack.admin);
     const device = stack.seeded.devices[5]!;
     const pages: [string, string][] = [

@@ -12,7 +12,7 @@ export const SHOTS = join(CONSOLE_DIR, 'test-results');
  * (a test checks it stays empty: no CDN, font or direct API call).
  */
 export async function openPage(browser: Browser, stack: Stack, foreign: string[], options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...options, baseURL: stack.console.url });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options, baseURL: stack.console.url });
   if (options.javaScriptEnabled !== false) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console.url });
   context.on('request', (r) => {
     const url = r.url();
