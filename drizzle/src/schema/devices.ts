@@ -19,7 +19,11 @@ export const devices = pgTable(
     /** OS version reported in event properties (`os_version`). */
     osVersion: text('os_version'),
   },
-  (t) => [index('devices_last_seen_idx').on(t.lastSeen)],
+  (t) => [
+    index('devices_last_seen_idx').on(t.lastSeen),
+    // Prefix search (LIKE 'x%') in any database collation: a plain btree serves it only under the C collation.
+    index('devices_device_id_pattern_idx').on(t.deviceId.op('text_pattern_ops')),
+  ],
 );
 
 /** Handprints: first and last sighting, used for age when an event names no device. */

@@ -35,6 +35,9 @@ export const registrations = pgTable(
   },
   (t) => [
     index('registrations_user_idx').on(t.userId),
+    // Prefix search (LIKE 'x%') in any database collation: a plain btree serves it only under the C collation.
+    index('registrations_device_id_pattern_idx').on(t.deviceId.op('text_pattern_ops')),
+    index('registrations_user_id_pattern_idx').on(t.userId.op('text_pattern_ops')),
     index('registrations_role_idx').on(t.role),
     index('registrations_status_idx').on(t.status),
     index('registrations_branch_idx').on(sql`(${t.metadata}->>'branch')`),
