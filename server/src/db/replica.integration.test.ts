@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { startPostgresServer, startReplica, type PostgresServer } from '../test-support/postgres-server.js';
+import { subscribe, subscribed } from '../test-support/live.js';
 import { createAccount, graphql, supervisorRequest } from '../test-support/supervisors.js';
 
 /**
@@ -20,7 +21,8 @@ describe('reporting reads on a streaming replica', () => {
     primary = await startPostgresServer();
     replica = await startReplica(primary);
     const env = { DATABASE_URL: primary.url, DATABASE_REPLICA_URL: replica.url };
-    vigil = await startTestVigil('postgres', { VIGIL_REPLICA_MAX_LAG_SECONDS: '2' }, { env, drop: async () => {} });
+    // Settle well under the tolerated lag: a replica behind by more than the settle time is what received order must survive.
+    vigil = await startTestVigil('postgres', { VIGIL_REPLICA_MAX_LAG_SECONDS: '2', VIGIL_REPORTING_SETTLE_MS: '300' }, { env, drop: async () => {} });
     token = (await createAccount(vigil, 'admin')).token;
   });
   afterAll(async () => {
@@ -63,6 +65,43 @@ describe('reporting reads on a streaming replica', () => {
     expect(await reportingOn(primary.url)).toBe(0);
     const ready = await vigil.get('/readyz', { key: null });
     expect(ready.body).toMatchObject({ status: 'ready', replica: { status: 'ready' } });
+  });
+
+  it('announces events on the live feed while the replica has yet to replay them', async () => {
+    await sql(replica.url, 'SELECT pg_wal_replay_pause()');
+    const feed = subscribe(vigil, `Bearer ${token}`, { deviceId: 'rep-live' });
+    try {
+      await subscribed(vigil, 1);
+      const posted = await post('rep-live', 1);
+      expect(posted.status).toBe(200);
+      expect((await feed.next()).id).toBe(posted.body.event_id);
+    } finally {
+      await feed.client.dispose();
+      await sql(replica.url, 'SELECT pg_wal_replay_resume()');
+    }
+  });
+
+  it('reads received order only up to its lag and the settle time before now, and everything once caught up', async () => {
+    const page = async () =>
+      (
+        await graphql(vigil, token, '{ events(filter: {deviceId: "rep-order"}, order: RECEIVED_ASC, first: 100) { nodes { id receivedAt } } }')
+      ).body.data.events.nodes as { receivedAt: string }[];
+    expect((await post('rep-order', 1)).status).toBe(200);
+    await eventuallyCounts('rep-order', 1);
+    await sql(replica.url, 'SELECT pg_wal_replay_pause()');
+    try {
+      expect((await post('rep-order', 2)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1500));
+      // Behind the primary: the cut is the settle time (300 ms), one sampling second and the lag before now.
+      const asked = Date.now();
+      for (const node of await page()) expect(new Date(node.receivedAt).getTime()).toBeLessThan(asked - 300 - 1000);
+    } finally {
+      await sql(replica.url, 'SELECT pg_wal_replay_resume()');
+    }
+    await eventuallyCounts('rep-order', 2);
+    const deadline = Date.now() + 10_000;
+    while ((await page()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await page()).toHaveLength(2);
   });
 
   it('reads a supervisor change back from the primary, not from a replica that may not have it yet', async () => {

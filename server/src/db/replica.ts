@@ -2,6 +2,9 @@ import { VigilError } from '../errors.js';
 import { faultKind } from './faults.js';
 
 /** What /readyz reports of the reporting replica. */
+/** How often the primary's position is sampled: a commit since the last sample is not yet counted as lag. */
+export const REPLICA_SAMPLE_MS = 1000;
+
 export interface ReplicaState {
   status: 'ready' | 'lagging' | 'unreachable';
   /** Seconds of the primary's history the replica has not replayed yet; null while it cannot be asked. */
@@ -52,7 +55,7 @@ export class ReplicaMonitor {
   constructor(private readonly options: ReplicaMonitorOptions) {
     this.now = options.now ?? Date.now;
     // Enough samples to see the limit passed; older ones would only say "even further behind".
-    this.limit = Math.ceil(options.maxLagMs / (options.intervalMs ?? 1000)) + 10;
+    this.limit = Math.ceil(options.maxLagMs / (options.intervalMs ?? REPLICA_SAMPLE_MS)) + 10;
   }
 
   get state(): ReplicaState {
@@ -69,7 +72,7 @@ export class ReplicaMonitor {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.check(), this.options.intervalMs ?? 1000);
+    this.timer = setInterval(() => void this.check(), this.options.intervalMs ?? REPLICA_SAMPLE_MS);
     // The monitor never keeps a stopping process alive.
     this.timer.unref();
   }

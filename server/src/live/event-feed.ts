@@ -166,7 +166,9 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
         const filters = keys.map((k) => entries.find((e) => e.key === k)!.filter);
         let matched: Awaited<ReturnType<typeof matchNewEvents>>;
         try {
-          matched = await matchNewEvents(this.options.database.reporting, ids, filters);
+          // The primary: a replica would not have replayed a commit the NOTIFY has just announced, and ids not
+          // found now are never asked for again. It is a primary-key read of at most READ_BATCH ids.
+          matched = await matchNewEvents(this.options.database.db, ids, filters);
         } catch (error) {
           this.log.warn({ err: error }, 'could not read new events for the live feed');
           continue;

@@ -1,57 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
+import { EVENT_ADDED, subscribe, subscribed, type Feed } from '../test-support/live.js';
 import { createAccount, graphql, openSession, supervisorAccounts, type TestAccount } from '../test-support/supervisors.js';
-
-const EVENT_ADDED = `subscription ($filter: EventFilter) { eventAdded(filter: $filter) { id name identity deviceId tags riskScore receivedAt } }`;
-
-/** A subscription read as a test reads it: wait for the next event, or for how it ended. */
-interface Feed {
-  next(): Promise<Record<string, any>>;
-  /** The close code or GraphQL errors that ended it. */
-  ended: Promise<{ code?: number; reason?: string; errors?: any[] }>;
-  client: Client;
-}
-
-function subscribe(server: TestVigil, authorization: string | null, filter: Record<string, unknown> | null = null, query = EVENT_ADDED): Feed {
-  const client = createClient({
-    url: `${server.url.replace('http', 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: authorization === null ? {} : { authorization },
-    retryAttempts: 0,
-    lazy: true,
-  });
-  const queue: Record<string, any>[] = [];
-  const waiting: ((value: Record<string, any>) => void)[] = [];
-  let finish!: (value: { code?: number; reason?: string; errors?: any[] }) => void;
-  const ended = new Promise<{ code?: number; reason?: string; errors?: any[] }>((resolve) => (finish = resolve));
-  client.subscribe(
-    { query, variables: { filter } },
-    {
-      next: (result) => {
-        if (result.errors) return finish({ errors: [...result.errors] });
-        const event = (result.data as any).eventAdded;
-        const w = waiting.shift();
-        if (w) w(event);
-        else queue.push(event);
-      },
-      error: (error: any) => finish(Array.isArray(error) ? { errors: error } : { code: error?.code, reason: error?.reason }),
-      complete: () => finish({}),
-    },
-  );
-  return {
-    client,
-    ended,
-    next: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => waiting.push(resolve))),
-  };
-}
-
-/** Resolves once the server holds exactly `n` subscriptions, so an event posted next is one they can see. */
-async function subscribed(server: TestVigil, n: number): Promise<void> {
-  while (server.vigil.feed.size !== n) await new Promise((r) => setTimeout(r, 20));
-}
 
 const post = async (server: TestVigil, event: string, identity: string, deviceId = 'live-dev') => {
   const res = await server.post('/events', { event, identity, properties: { device_id: deviceId } });
@@ -62,7 +13,7 @@ const post = async (server: TestVigil, event: string, identity: string, deviceId
 describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
   let server: TestVigil;
   let accounts: Record<'admin' | 'supervisor' | 'viewer', TestAccount>;
-  const open: Client[] = [];
+  const open: Feed['client'][] = [];
   const track = (feed: Feed) => (open.push(feed.client), feed);
 
   beforeAll(async () => {

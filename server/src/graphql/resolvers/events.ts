@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { countEvents, listEvents, type EventFilter as Filter } from '../../reporting/events.js';
+import { settledBefore } from '../../reporting/settled.js';
 import type { GraphqlContext } from '../context.js';
 import { connectionCost, eventRows } from '../cost.js';
 import { EventConnection, EventFilter, EventOrderEnum } from '../types/event.js';
@@ -22,7 +23,7 @@ export class EventResolver {
     const query: Filter = { ...(filter ?? {}) };
     const page = await listEvents(ctx.services.database.reporting, query, pageSize(first), after, {
       order: order ?? EventOrderEnum.NEWEST_FIRST,
-      receivedBefore: new Date(Date.now() - ctx.receivedSettleMs),
+      receivedBefore: settledBefore(ctx.services.database, ctx.receivedSettleMs),
     });
     const edges = page.events.map((e, i) => ({ cursor: page.cursors[i]!, node: toEvent(e) }));
     return connection(edges, page.nextCursor, after, query);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Env } from '../../config/env.js';
 import type { DatabaseHandle } from '../../db/handle.js';
 import { storableString } from '../../db/safe-text.js';
+import { settledBefore } from '../../reporting/settled.js';
 import { exportEvents } from '../../reporting/event-export.js';
 import type { EventFilter } from '../../reporting/event-filter.js';
 import { requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
@@ -78,7 +79,7 @@ export function eventExportRoutes(app: FastifyInstance, deps: EventExportRouteDe
       filter,
       format: q.format,
       after: q.after,
-      receivedBefore: new Date(Date.now() - deps.config.env.VIGIL_REPORTING_SETTLE_MS),
+      receivedBefore: settledBefore(deps.database, deps.config.env.VIGIL_REPORTING_SETTLE_MS),
     });
     // Bytes, not objects: the stream asks for the next page only when what it holds has been written out.
     const body = Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
