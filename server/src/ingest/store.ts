@@ -225,10 +225,7 @@ function insertEvents(
       : sql`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at)
           SELECT k, i, id, at FROM ${records(keyed, 'k text, i text, id text, at timestamptz', 'c')}
           ORDER BY k, i
-          ON CONFLICT (key_id, idempotency_key) DO UPDATE SET event_id = excluded.event_id, occurred_at = excluded.occurred_at
-            -- A key whose event retention dropped (it landed in a month dropped right after) is free again: the
-            -- retry is a new event, as it would be once the key itself is gone.
-            WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = event_keys.event_id AND e.occurred_at = event_keys.occurred_at)
+          ON CONFLICT (key_id, idempotency_key) DO NOTHING
           RETURNING event_id`;
   const insert = (claimed: Sql | null) => sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
       user_agent, properties, tags, risk_score, response, occurred_at, received_at)

@@ -103,18 +103,6 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     expect(await inTable('event_keys', 'idem-old')).toBe(1);
   });
 
-  it('stores a retry as a new event, once, when its key outlived the event (dropped between the key and its month)', async () => {
-    const first = await send({ event_id: 'idem-orphan' });
-    await db.execute(sql`DELETE FROM events WHERE idempotency_key = 'idem-orphan'`);
-    expect(await inTable('event_keys', 'idem-orphan')).toBe(1);
-    const retry = await send({ event_id: 'idem-orphan' });
-    expect(retry.event_id).not.toBe(first.event_id);
-    const again = await send({ event_id: 'idem-orphan' });
-    expect(again.event_id).toBe(retry.event_id);
-    expect(await inTable('events', 'idem-orphan')).toBe(1);
-    expect(await inTable('event_keys', 'idem-orphan')).toBe(1);
-  });
-
   it('drops whole partitions older than the policy, and the size report shows the space come back', async () => {
     const now = Date.now();
     const then = now - 2 * 365 * DAY;
