@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommitter } from './group-commit.js';
+import { GroupCommitter, ItemFailure } from './group-commit.js';
 
 describe('GroupCommitter', () => {
   it('commits concurrent submissions together and answers each in order', async () => {
@@ -27,6 +27,19 @@ describe('GroupCommitter', () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => gc.submit(i)));
     expect(Math.max(...sizes)).toBeLessThanOrEqual(3);
     expect(sizes.reduce((a, b) => a + b)).toBe(10);
+  });
+
+  it('fails only the item a written batch reports as failed, without writing the batch again', async () => {
+    const batches: number[][] = [];
+    const gc = new GroupCommitter<number, number>({
+      commit: async (items) => (batches.push(items), items.map((i) => (i === 13 ? new ItemFailure(new Error('lost')) : i))),
+      maxBatch: 100,
+      concurrency: 1,
+    });
+    const results = await Promise.allSettled([12, 13, 14].map((n) => gc.submit(n)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('lost'));
+    expect(batches).toEqual([[12, 13, 14]]);
   });
 
   it('retries a failed batch item by item so one bad item fails alone', async () => {

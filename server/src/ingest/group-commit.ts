@@ -2,9 +2,20 @@
  * Group commit: requests that arrive while a commit is in flight wait and are written together in the next one,
  * so throughput comes from fewer, larger commits — never from answering before the data is durable.
  */
+/**
+ * One item's failure in a batch that was otherwise written: only its request fails. Throwing instead would retry
+ * the batch item by item, writing its committed neighbours a second time.
+ */
+export class ItemFailure {
+  constructor(readonly error: unknown) {}
+}
+
 export interface GroupCommitOptions<I, O> {
-  /** Writes a batch durably and returns one outcome per item, in order. Throws if the whole batch failed. */
-  commit(items: I[]): Promise<O[]>;
+  /**
+   * Writes a batch durably and returns one outcome per item, in order (an `ItemFailure` for an item that alone
+   * failed after the rest was written). Throws only if nothing was written.
+   */
+  commit(items: I[]): Promise<(O | ItemFailure)[]>;
   maxBatch: number;
   /** Commits allowed in flight at once. */
   concurrency: number;
@@ -73,7 +84,7 @@ export class GroupCommitter<I, O> {
   private async run(batch: Waiter<I, O>[]): Promise<void> {
     try {
       const outcomes = await this.options.commit(batch.map((w) => w.item));
-      batch.forEach((w, i) => w.resolve(outcomes[i]!));
+      batch.forEach((w, i) => settle(w, outcomes[i]!));
       return;
     } catch (error) {
       if (batch.length === 1 || this.options.isolate?.(error) === false) {
@@ -86,10 +97,15 @@ export class GroupCommitter<I, O> {
     for (const w of batch) {
       try {
         const [outcome] = await this.options.commit([w.item]);
-        w.resolve(outcome!);
+        settle(w, outcome!);
       } catch (error) {
         w.reject(error);
       }
     }
   }
+}
+
+function settle<I, O>(waiter: Waiter<I, O>, outcome: O | ItemFailure): void {
+  if (outcome instanceof ItemFailure) waiter.reject(outcome.error);
+  else waiter.resolve(outcome);
 }

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../db/handle.js';
 import { serverHandprint } from '../handprint/server-signals.js';
 import type { RiskOptions } from '../risk/evaluate.js';
 import type { FactCache } from './fact-cache.js';
-import { GroupCommitter } from './group-commit.js';
+import { GroupCommitter, type ItemFailure } from './group-commit.js';
 import type { NormalizedEvent } from './normalize.js';
 import { storeBatch, type PendingEvent, type StoredOutcome } from './store.js';
 
@@ -56,7 +56,7 @@ export class Ingestor {
     return this.committer.drain();
   }
 
-  private async commit(items: PendingEvent[]): Promise<StoredOutcome[]> {
+  private async commit(items: PendingEvent[]): Promise<(StoredOutcome | ItemFailure)[]> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await storeBatch(this.options.database.db, items, this.options.risk, this.options.cache);

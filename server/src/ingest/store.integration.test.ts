@@ -10,7 +10,16 @@ import { createStages } from '../risk/stages.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { normalizeEvent } from './normalize.js';
-import { storeBatch, type PendingEvent } from './store.js';
+import { ItemFailure } from './group-commit.js';
+import { storeBatch as storeOutcomes, type PendingEvent, type StoredOutcome } from './store.js';
+
+/** Every item's outcome; an item that alone failed fails the test with its error. */
+async function storeBatch(...args: Parameters<typeof storeOutcomes>): Promise<StoredOutcome[]> {
+  return (await storeOutcomes(...args)).map((o) => {
+    if (o instanceof ItemFailure) throw o.error;
+    return o;
+  });
+}
 
 describe.each(testDrivers())('storing batches on %s', (driver) => {
   let testDb: TestDatabase;

@@ -1,8 +1,10 @@
 import { join, preparedRows, sql, type Sql } from '../db/statement.js';
 import { keys, probe, readAll, records, recordsJson, writeAll } from '../db/compose.js';
 import type { Db, Queryable } from '../db/handle.js';
+import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
+import { ItemFailure } from './group-commit.js';
 import { isStaleFacts, type CachedPart, type FactCache } from './fact-cache.js';
 import type { Insights } from './insights.js';
 import type { NormalizedEvent } from './normalize.js';
@@ -39,7 +41,12 @@ const splitIdemKey = (k: string): [string, string] => {
  * twice. A stage that counts under locks (behaviors) makes the batch transactional: idempotency keys are then
  * locked first (advisory locks, sorted) so the second copy sees the first's answer before anything is counted.
  */
-export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOptions, cache?: FactCache): Promise<StoredOutcome[]> {
+export async function storeBatch(
+  db: Db,
+  batch: PendingEvent[],
+  risk: RiskOptions,
+  cache?: FactCache,
+): Promise<(StoredOutcome | ItemFailure)[]> {
   const pending = batch.map((p) => ({ ...p, eventId: newId('evt') }));
   if (risk.stages.some((s) => s.transactional?.(pending))) {
     return db.transaction((tx) => storeIn(tx, pending, risk, true));
@@ -72,8 +79,8 @@ async function storeIn(
   locked: boolean,
   cache?: FactCache,
   readEverything = false,
-): Promise<StoredOutcome[]> {
-  const outcomes: (StoredOutcome | undefined)[] = new Array(batch.length);
+): Promise<(StoredOutcome | ItemFailure)[]> {
+  const outcomes: (StoredOutcome | ItemFailure | undefined)[] = new Array(batch.length);
   const keyed = new Map<string, number[]>();
   batch.forEach((p, i) => {
     if (p.event.idempotencyKey === null) return;
@@ -147,16 +154,21 @@ async function storeIn(
         const p = pending[j]!;
         if (stored.has(p.eventId)) return;
         const response = answers.get(idemKey(p.keyId, p.event.idempotencyKey!));
-        // The unique index only skips a row whose twin is committed, so this cannot happen; if it ever does, fail
-        // rather than answer an event that was not stored.
-        if (!response) throw new Error('an event lost at the unique index has no stored answer');
-        outcomes[i] = { insights: response, replayed: true };
+        // The key's event went between the claim and this read (retention dropped its partition, key and all):
+        // this event was not stored, and its neighbours were. Only it fails, as retryable; a retry finds the key
+        // free and is stored.
+        outcomes[i] = response
+          ? { insights: response, replayed: true }
+          : new ItemFailure(new VigilError('unavailable', 'the event could not be stored; retry it', { headers: { 'Retry-After': '1' } }));
       });
     }
   }
 
-  for (const [i, first] of copies) outcomes[i] = { insights: outcomes[first]!.insights, replayed: true };
-  return outcomes as StoredOutcome[];
+  for (const [i, first] of copies) {
+    const original = outcomes[first]!;
+    outcomes[i] = original instanceof ItemFailure ? original : { insights: original.insights, replayed: true };
+  }
+  return outcomes as (StoredOutcome | ItemFailure)[];
 }
 
 type StoredRow = [keyId: string, key: string, response: Insights];

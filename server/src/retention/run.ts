@@ -89,6 +89,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
           WHERE d.id = b.behavior_id AND (b.bucket + 1) * d.bucket_ms <= ${pointsCutoff}`,
     );
     const doomed: [PartitionedTable, Partition[]][] = [[POINTS, await olderThan(tx, POINTS, pointsCutoff)]];
+    let keysCutoff: number | null = null;
 
     if (options.retentionDays > 0) {
       const cutoff = now - options.retentionDays * DAY_MS;
@@ -97,10 +98,9 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
       doomed.push([EVENTS, partitions.filter((p) => p.end <= cutoff)]);
       // Every event before the oldest partition kept goes: with its partition, or with the default's rows below.
       const kept = partitions.find((p) => p.end > cutoff);
-      const keysCutoff = Math.min(cutoff, kept ? kept.start : cutoff);
-      // One statement, one snapshot: a late event committed meanwhile keeps both its row and its key. (One that
-      // lands in a partition dropped below before the drop locks it loses its row but keeps its key until the
-      // next run; a retry of it in between fails instead of being answered.)
+      keysCutoff = Math.min(cutoff, kept ? kept.start : cutoff);
+      // One statement, one snapshot: a late event committed meanwhile keeps both its row and its key (one landing
+      // in a partition dropped below loses its key after the drops, in `orphans`).
       const [{ deleted, keys }] = (await rows<{ deleted: number; keys: number }>(
         tx,
         sql`WITH gone AS (DELETE FROM events_default WHERE occurred_at < ${bound(EVENTS, cutoff)} RETURNING key_id, idempotency_key),
@@ -116,6 +116,13 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
       report.deletedRows.event_keys = keys;
     }
     for (const [spec, partitions] of doomed) report.dropped.push(...(await drop(tx, spec, partitions)));
+    if (keysCutoff !== null) {
+      // An event committed into a doomed partition after the statement above took its snapshot, and before the
+      // drop locked the partition, went with the partition; its key did not. A new statement sees that commit, and
+      // nothing can land there any more (the drops hold the table until commit), so key and event go together and
+      // no retry ever finds a key without its answer.
+      report.deletedRows.event_keys! += await count(tx, sql`DELETE FROM event_keys WHERE occurred_at < ${bound(EVENTS, keysCutoff)}`);
+    }
   });
   if (!report.ran) return report;
 
