@@ -7,7 +7,6 @@ import { PageSizeSelect } from '../../../components/page-size-select';
 import { Pager } from '../../../components/pager';
 import { currentViewer, withSession } from '../../../lib/server/session';
 import { timeZone } from '../../../lib/server/time-zone';
-import { capabilities } from '../../../lib/server/vigil/capabilities';
 import { listDevices } from '../../../lib/server/vigil/devices';
 import type { FacetValue } from '../../../lib/server/vigil/types';
 import { BULK_FORM } from '../../../lib/shared/bulk-state';
@@ -61,13 +60,12 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
   const values = readDeviceValues(params);
   const page = readPage(params);
   const tz = await timeZone();
-  const [viewer, { devices, facets, extended }, can] = await Promise.all([
+  const [viewer, { devices, facets }] = await Promise.all([
     currentViewer(),
     withSession((token) => listDevices(token, { filter: deviceFilter(values), sort: deviceSort(values), after: page.after, first: page.size })),
-    withSession((token) => capabilities(token)),
   ]);
   const filtered = Object.entries(values).some(([k, v]) => k !== 'sort' && v);
-  const bulk = viewer.canManageDevices && can.bulk;
+  const bulk = viewer.canManageDevices;
   const now = new Date();
   // Keyed by the filters so the form's defaults follow Back and Forward.
   const formKey = JSON.stringify({ ...values, size: page.size });
@@ -80,23 +78,16 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
           <h1>Devices</h1>
           <p>Registered and seen devices. Times in {tz}.</p>
         </div>
-        {can.deviceSearch && <DownloadLink href={exportHref} filename={`vigil-devices-${now.toISOString().slice(0, 10)}.csv`} label="Download CSV" />}
+        <DownloadLink href={exportHref} filename={`vigil-devices-${now.toISOString().slice(0, 10)}.csv`} label="Download CSV" />
       </div>
-      {!extended && (
-        <div className="notice info" role="status">
-          This Vigil server does not offer device id search, risk scores or risk sorting yet; the user id is matched exactly.
-        </div>
-      )}
       <section className="panel" aria-label="Filters" style={{ marginBottom: 16 }}>
         <FilterForm path="/devices" label="Filter devices" key={formKey}>
-          {extended && (
-            <div className="field">
-              <label htmlFor="f-id">Device id starts with</label>
-              <input id="f-id" name="id" type="search" defaultValue={values.id ?? ''} autoComplete="off" spellCheck={false} />
-            </div>
-          )}
           <div className="field">
-            <label htmlFor="f-user">User id {extended ? 'starts with' : '(exact)'}</label>
+            <label htmlFor="f-id">Device id starts with</label>
+            <input id="f-id" name="id" type="search" defaultValue={values.id ?? ''} autoComplete="off" spellCheck={false} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-user">User id starts with</label>
             <input id="f-user" name="user" type="search" defaultValue={values.user ?? ''} autoComplete="off" spellCheck={false} />
           </div>
           <FacetSelect id="f-role" label="Role" name="role" value={values.role} choices={facets.roles} all="All roles" />
@@ -113,13 +104,11 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
           <div className="field">
             <label htmlFor="f-sort">Order</label>
             <select id="f-sort" name="sort" defaultValue={values.sort ?? ''}>
-              {Object.entries(sorts)
-                .filter(([k]) => extended || k === 'last_seen_desc' || k === 'device_id')
-                .map(([k, s]) => (
-                  <option key={k} value={k === 'last_seen_desc' ? '' : k}>
-                    {s.label}
-                  </option>
-                ))}
+              {Object.entries(sorts).map(([k, s]) => (
+                <option key={k} value={k === 'last_seen_desc' ? '' : k}>
+                  {s.label}
+                </option>
+              ))}
             </select>
           </div>
           <PageSizeSelect id="f-size" size={page.size} />
@@ -153,9 +142,9 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
               <th scope="col">Role</th>
               <th scope="col">Branch</th>
               <th scope="col">Status</th>
-              {extended ? <SortHeading label="Risk" values={values} size={page.size} desc="risk_desc" asc="risk_asc" /> : null}
+              <SortHeading label="Risk" values={values} size={page.size} desc="risk_desc" asc="risk_asc" />
               <th scope="col">Current tags</th>
-              {extended ? <SortHeading label="Last seen" values={values} size={page.size} desc="last_seen_desc" asc="last_seen_asc" /> : <th scope="col">Last seen</th>}
+              <SortHeading label="Last seen" values={values} size={page.size} desc="last_seen_desc" asc="last_seen_asc" />
             </tr>
           </thead>
           <tbody>
@@ -177,11 +166,9 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
                 <td>
                   <StatusBadge status={d.status} />
                 </td>
-                {extended ? (
-                  <td className="num">
-                    <Score value={d.riskScore} />
-                  </td>
-                ) : null}
+                <td className="num">
+                  <Score value={d.riskScore} />
+                </td>
                 <td>
                   <Tags tags={d.currentTags} />
                 </td>

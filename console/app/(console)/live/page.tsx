@@ -3,21 +3,20 @@ import Link from 'next/link';
 import { riskyThreshold } from '../../../lib/server/config';
 import { withSession } from '../../../lib/server/session';
 import { timeZone } from '../../../lib/server/time-zone';
-import { capabilities } from '../../../lib/server/vigil/capabilities';
 import { listEvents } from '../../../lib/server/vigil/events';
 import { formatDateTime } from '../../../lib/shared/format';
-import { LiveFeed, LiveTable } from './live-feed';
+import { LiveFeed } from './live-feed';
 
 export const metadata: Metadata = { title: 'Live' };
 
 /**
  * The latest risky events, rendered on the server (readable and refreshable without JavaScript), then kept
- * current in the browser from the console's event stream when the server offers `eventAdded`.
+ * current in the browser from the console's event stream (`eventAdded`).
  */
 export default async function LivePage() {
   const tz = await timeZone();
   const minScore = riskyThreshold();
-  const [latest, can] = await withSession((token) => Promise.all([listEvents(token, { minScore }, null, 50), capabilities(token)]));
+  const latest = await withSession((token) => listEvents(token, { minScore }, null, 50));
   const rendered = new Date();
   return (
     <>
@@ -32,16 +31,7 @@ export default async function LivePage() {
           Refresh
         </Link>
       </div>
-      {can.live ? (
-        <LiveFeed initial={latest.nodes} timeZone={tz} minScore={minScore} />
-      ) : (
-        <>
-          <div className="notice info" role="status">
-            This Vigil server has no live feed (eventAdded) yet; Refresh shows the latest risky events.
-          </div>
-          <LiveTable events={latest.nodes} timeZone={tz} />
-        </>
-      )}
+      <LiveFeed initial={latest.nodes} timeZone={tz} minScore={minScore} />
     </>
   );
 }

@@ -6,7 +6,6 @@ import { FilterForm } from '../../../components/filter-form';
 import { RangeSelect } from '../../../components/range-select';
 import { withSession } from '../../../lib/server/session';
 import { timeZone } from '../../../lib/server/time-zone';
-import { capabilities } from '../../../lib/server/vigil/capabilities';
 import { deviceStats, eventStats } from '../../../lib/server/vigil/events';
 import type { DeviceGroupKey, EventFilter, EventGroupKey, TimeBucket } from '../../../lib/server/vigil/generated';
 import { formatBucketLabel, formatCount, formatDateTime } from '../../../lib/shared/format';
@@ -50,7 +49,6 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
   const values = { branch: one(params.branch), role: one(params.role), tag: one(params.tag) };
   const { from, to } = rangeBounds(range);
   const filter: EventFilter = { from: from.toISOString(), to: to.toISOString(), ...values };
-  const can = await withSession((token) => capabilities(token));
 
   const head = (
     <div className="page-head">
@@ -62,17 +60,6 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
       </div>
     </div>
   );
-  if (!can.stats) {
-    return (
-      <>
-        {head}
-        <div className="notice info" role="status">
-          This Vigil server does not offer aggregates (eventStats, deviceStats) yet; the Events page has the risk summary.
-        </div>
-      </>
-    );
-  }
-
   const [series, totals, devices] = await withSession((token) =>
     Promise.all([
       eventStats(token, { filter, groupBy: [by], bucket, timeZone: tz }),

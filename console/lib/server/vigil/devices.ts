@@ -1,6 +1,5 @@
 import 'server-only';
 import { graphql } from '../transport';
-import { capabilities } from './capabilities';
 import { documents } from './documents';
 import type * as G from './generated';
 import type { BulkResult, DeviceDetail, DeviceSort, Facets } from './types';
@@ -14,24 +13,10 @@ export interface DeviceQuery {
   sort: DeviceSort;
 }
 
-/**
- * One page of devices with the filter choices in the same round trip. Against a server without the #16 additions
- * (risk score, prefix search, more sorts) the basic listing is asked for and `extended` is false.
- */
+/** One page of devices with the filter choices in the same round trip. */
 export async function listDevices(token: string, query: DeviceQuery) {
-  const can = await capabilities(token);
   const variables = { filter: query.filter, first: query.first, after: query.after, sort: query.sort };
-  if (can.deviceSearch) {
-    const data = await graphql<G.ConsoleDevicesQuery>(token, documents.devices, variables);
-    return { ...data, extended: true as const };
-  }
-  const { idPrefix, userIdPrefix, ...basicFilter } = query.filter;
-  const sort = query.sort === 'DEVICE_ID' || query.sort === 'LAST_SEEN_DESC' ? query.sort : 'LAST_SEEN_DESC';
-  // An older server knows neither prefix: the id prefix narrows nothing, a user prefix is taken as an exact id.
-  void idPrefix;
-  const filter = userIdPrefix ? { ...basicFilter, userId: userIdPrefix } : basicFilter;
-  const data = await graphql<G.ConsoleDevicesBasicQuery>(token, documents.devicesBasic, { ...variables, filter, sort });
-  return { ...data, devices: { ...data.devices, nodes: data.devices.nodes.map((d) => ({ ...d, riskScore: null })) }, extended: false as const };
+  return graphql<G.ConsoleDevicesQuery>(token, documents.devices, variables);
 }
 
 export async function getFacets(token: string): Promise<Facets> {

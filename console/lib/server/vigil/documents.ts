@@ -44,27 +44,10 @@ function withFragments(operation: string): string {
 }
 
 const operations = {
-  /** What the connected server offers of the #16 additions, so the console works against an older server too. */
-  capabilities: /* GraphQL */ `
-    query ConsoleCapabilities {
-      device: __type(name: "Device") { fields { name } }
-      deviceFilter: __type(name: "DeviceFilter") { inputFields { name } }
-      query: __type(name: "Query") { fields { name } }
-      mutation: __type(name: "Mutation") { fields { name } }
-      subscription: __type(name: "Subscription") { fields { name } }
-    }`,
   devices: /* GraphQL */ `
     query ConsoleDevices($filter: DeviceFilter, $first: Int, $after: String, $sort: DeviceSort) {
       devices(filter: $filter, first: $first, after: $after, sort: $sort) {
         totalCount pageInfo { hasNextPage endCursor } nodes { ...DeviceFields riskScore }
-      }
-      facets { ...FacetFields }
-    }`,
-  /** The same listing for a server without risk scores and prefix search. */
-  devicesBasic: /* GraphQL */ `
-    query ConsoleDevicesBasic($filter: DeviceFilter, $first: Int, $after: String, $sort: DeviceSort) {
-      devices(filter: $filter, first: $first, after: $after, sort: $sort) {
-        totalCount pageInfo { hasNextPage endCursor } nodes { ...DeviceFields }
       }
       facets { ...FacetFields }
     }`,

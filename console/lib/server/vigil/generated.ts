@@ -136,11 +136,6 @@ export type SupervisorFieldsFragment = { id: string, username: string, role: Sup
 
 export type BulkResultFieldsFragment = { deviceId: string, outcome: BulkOutcome, message: string, device: { id: string, status: DeviceStatus } | null };
 
-export type ConsoleCapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleCapabilitiesQuery = { device: { fields: Array<{ name: string }> | null } | null, deviceFilter: { inputFields: Array<{ name: string }> | null } | null, query: { fields: Array<{ name: string }> | null } | null, mutation: { fields: Array<{ name: string }> | null } | null, subscription: { fields: Array<{ name: string }> | null } | null };
-
 export type ConsoleDevicesQueryVariables = Exact<{
   filter?: DeviceFilter | null | undefined;
   first?: number | null | undefined;
@@ -150,16 +145,6 @@ export type ConsoleDevicesQueryVariables = Exact<{
 
 
 export type ConsoleDevicesQuery = { devices: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ riskScore: number | null, id: string, status: DeviceStatus, firstSeen: string | null, lastSeen: string | null, handprintId: string | null, model: string | null, osVersion: string | null, currentTags: Array<string>, registration: { userId: string, role: string | null, branch: string | null, metadata: Record<string, unknown>, status: DeviceStatus, registeredAt: string, associatedSince: string, deactivatedAt: string | null, deactivationReason: string | null, deactivatedBy: string | null } | null }> }, facets: { roles: Array<{ value: string, count: number }>, branches: Array<{ value: string, count: number }>, statuses: Array<{ value: string, count: number }>, tags: Array<{ value: string, count: number }> } };
-
-export type ConsoleDevicesBasicQueryVariables = Exact<{
-  filter?: DeviceFilter | null | undefined;
-  first?: number | null | undefined;
-  after?: string | null | undefined;
-  sort?: DeviceSort | null | undefined;
-}>;
-
-
-export type ConsoleDevicesBasicQuery = { devices: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, status: DeviceStatus, firstSeen: string | null, lastSeen: string | null, handprintId: string | null, model: string | null, osVersion: string | null, currentTags: Array<string>, registration: { userId: string, role: string | null, branch: string | null, metadata: Record<string, unknown>, status: DeviceStatus, registeredAt: string, associatedSince: string, deactivatedAt: string | null, deactivationReason: string | null, deactivatedBy: string | null } | null }> }, facets: { roles: Array<{ value: string, count: number }>, branches: Array<{ value: string, count: number }>, statuses: Array<{ value: string, count: number }>, tags: Array<{ value: string, count: number }> } };
 
 export type ConsoleFacetsQueryVariables = Exact<{ [key: string]: never; }>;
 

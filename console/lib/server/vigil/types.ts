@@ -7,7 +7,6 @@ import type * as G from './generated';
 export type { AuditAction, BulkOutcome, DeviceGroupKey, DeviceSort, DeviceStatus, EventGroupKey, KeyKind, SupervisorRole, TimeBucket } from './generated';
 export type Bucket = G.Bucket;
 export type DeviceRow = G.ConsoleDevicesQuery['devices']['nodes'][number];
-export type BasicDeviceRow = G.ConsoleDevicesBasicQuery['devices']['nodes'][number];
 export type DeviceDetail = NonNullable<G.ConsoleDeviceQuery['device']>;
 export type AuditRecord = DeviceDetail['history'][number];
 export type EventRow = G.EventFieldsFragment;
@@ -19,7 +18,6 @@ export type AccountAuditRecord = G.ConsoleSupervisorsQuery['accountAudit'][numbe
 export type BulkResult = G.BulkResultFieldsFragment;
 export type EventStatsRow = G.ConsoleEventStatsQuery['eventStats'][number];
 export type DeviceStatsRow = G.ConsoleDeviceStatsQuery['deviceStats'][number];
-export type Capabilities = G.ConsoleCapabilitiesQuery;
 export type { G as Generated };
 export type Key = G.KeyFieldsFragment;
 export type Token = G.ConsoleSupervisorsQuery['tokens'][number];
