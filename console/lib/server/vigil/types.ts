@@ -22,5 +22,6 @@ export type DeviceStatsRow = G.ConsoleDeviceStatsQuery['deviceStats'][number];
 export type Capabilities = G.ConsoleCapabilitiesQuery;
 export type { G as Generated };
 export type Key = G.KeyFieldsFragment;
+export type SecurityToken = G.ConsoleSecurityTokensQuery['tokens'][number];
 export type Token = G.ConsoleSupervisorsQuery['tokens'][number];
 export type Session = G.ConsoleSupervisorsQuery['sessions'][number];
