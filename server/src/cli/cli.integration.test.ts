@@ -63,7 +63,7 @@ describe.each(testDrivers())('vigil CLI on %s', (driver) => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already been rotated/);
     expect((await runCli(['keys', 'rotate', rotated.id, '--overlap-hours', 'soon'], db.env)).code).toBe(2);
-  });
+  }, 300_000);
 
   it('explains bad usage with exit code 2', async () => {
     const res = await runCli(['keys', 'create', '--kind', 'admin', '--name', 'x'], db.env);
