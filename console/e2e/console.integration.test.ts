@@ -261,6 +261,42 @@ describe('supervisor console against the real server', () => {
     await context.close();
   });
 
+  it('rotates a key from the Security page: the new secret shown once, the old key working through the overlap', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, stack.admin, '/security');
+    await page.getByLabel('Kind').selectOption('write');
+    await page.getByLabel('Name').fill('e2e rotated backend');
+    await page.getByLabel('Expires in (days)').fill('30');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const oldKey = (await page.getByTestId('secret').locator('code').textContent())!;
+    const row = page.locator('tr[data-key-name="e2e rotated backend"]');
+    await containsText(row, 'active');
+    await containsText(row, 'in 29 days');
+
+    await row.getByRole('button', { name: 'Rotate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate “e2e rotated backend”?' });
+    await dialog.getByLabel('Overlap (hours)').fill('2');
+    await dialog.getByRole('button', { name: 'Rotate key' }).click();
+    await containsText(page.getByTestId('feedback'), 'Key “e2e rotated backend” rotated.');
+    const newKey = (await page.getByTestId('feedback').getByTestId('secret').locator('code').textContent())!;
+    expect(newKey).toMatch(/^vigil_wk_/);
+    expect(newKey).not.toBe(oldKey);
+    // Both rows carry the name: the old one rotating (pointing at the new one), the new one active.
+    await containsText(row.filter({ hasText: 'rotating' }), newKey.slice(0, 13));
+    await hasCount(row.filter({ hasText: 'active' }), 1);
+    await shot(page, '06b-security-key-rotated');
+
+    const send = (key: string) =>
+      fetch(`${stack.vigil.url}/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'login', identity: 'e2e' }),
+      });
+    expect((await send(oldKey)).status).toBe(200);
+    expect((await send(newKey)).status).toBe(200);
+    await context.close();
+  });
+
   it('lets an admin create accounts and API tokens, and revoke tokens, on the Supervisors page', async () => {
     const { context, page } = await newPage();
     await signIn(page, stack.admin, '/supervisors');

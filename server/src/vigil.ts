@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { sweepExpiries } from './auth/expiry-sweep.js';
 import { KeyStore } from './auth/key-store.js';
+import { SupervisorStore } from './auth/supervisor-store.js';
 import type { Config } from './config/load.js';
 import type { DatabaseHandle } from './db/handle.js';
 import { createBrowserSupport } from './handprint/browser.js';
@@ -37,7 +39,7 @@ export interface CreateVigilOptions {
 export async function createVigil(config: Config, options: CreateVigilOptions = {}): Promise<Vigil> {
   const env = config.env;
   const database = options.database ?? (await openDatabase(env, { migrate: true, purpose: 'vigil serve' }));
-  const keys = new KeyStore(database);
+  const keys = new KeyStore(database, { defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS });
   const metrics = new Metrics();
   const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
   const stages = await createStages(config, database);
@@ -72,8 +74,13 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const retention = new RetentionJob({ db: database.db, retentionDays: env.VIGIL_RETENTION_DAYS, log: app.log });
   retention.start();
   const stopFactChanges = await dropOnChange(database, facts, app.log);
+  // Expiries are recorded (and, at merge, announced as key.expired) with the usage flush.
+  const tokenStore = new SupervisorStore(database);
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
+    sweepExpiries({ database, keys, supervisors: tokenStore }).catch((error) =>
+      app.log.warn({ err: error }, 'could not record key and token expiries'),
+    );
   }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
   usageTimer.unref();
 

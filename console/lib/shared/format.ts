@@ -65,6 +65,17 @@ export function formatRelative(value: string | Date | null | undefined, now: Dat
   return `${Math.floor(hours / 24)} days ago`;
 }
 
+/** How long until a future time (an expiry): `in 5 min`, `in 3 h`, `in 29 days`; a past one is `expired`. */
+export function formatUntil(value: string | Date, now: Date = new Date()): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  const minutes = Math.floor((d.getTime() - now.getTime()) / 60_000);
+  if (d <= now) return 'expired';
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `in ${hours} h`;
+  return `in ${Math.floor(hours / 24)} days`;
+}
+
 const integer = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number | null | undefined) => (n == null ? '—' : integer.format(n));
 export const formatScore = (n: number | null | undefined) => (n == null ? '—' : n.toFixed(2));
@@ -77,6 +88,7 @@ const severities: Record<string, Severity> = {
   rooted: 'critical',
   hooked: 'critical',
   tor: 'critical',
+  deactivated: 'critical',
   vpn: 'high',
   proxy: 'high',
   multi_user: 'high',

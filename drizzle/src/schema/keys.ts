@@ -20,6 +20,12 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     /** Set when the key is revoked; a revoked key never authenticates again. */
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** When the key stops working (null: never); a rotation moves it to the end of the overlap. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The key that replaced this one by rotation; this one works until `expires_at`, the overlap. */
+    replacedBy: text('replaced_by'),
+    /** When Vigil noticed the key had expired, so the expiry is announced (`key.expired`) once. */
+    expiryNotedAt: timestamp('expiry_noted_at', { withTimezone: true }),
   },
   (t) => [index('api_keys_kind_idx').on(t.kind)],
 );

@@ -37,6 +37,10 @@ export const supervisorCredentials = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     /** Revocation (or logout) is immediate. */
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The token that replaced this one by rotation; this one works until `expires_at`, the overlap. */
+    replacedBy: text('replaced_by'),
+    /** When Vigil noticed the token had expired, so the expiry is announced (`key.expired`) once. */
+    expiryNotedAt: timestamp('expiry_noted_at', { withTimezone: true }),
   },
   (t) => [index('supervisor_credentials_supervisor_idx').on(t.supervisorId)],
 );

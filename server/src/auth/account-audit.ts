@@ -13,6 +13,7 @@ export const accountActions = [
   'create_token',
   'revoke_token',
   'revoke_session',
+  'rotate_token',
 ] as const;
 export type AccountAction = (typeof accountActions)[number];
 

@@ -3,6 +3,7 @@ import { supervisorCredentials, supervisors, type SupervisorRow } from '@vigil/d
 import type { DatabaseHandle, Tx } from '../db/handle.js';
 import { VigilError } from '../errors.js';
 import { accountHistory, recordAccountChange, type AccountAuditEntry, type Actor } from './account-audit.js';
+import { carriedExpiry, credentialState, DEFAULT_OVERLAP_HOURS, overlapEnd, refuseRotation, rotationOverlapMs, type CredentialEvents } from './lifetimes.js';
 import { generatePassword, hashPassword } from './password.js';
 import type { SupervisorRole } from './roles.js';
 import { toSupervisor, type CredentialListing, type Supervisor, type SupervisorStore } from './supervisor-store.js';
@@ -17,6 +18,10 @@ export interface AccountsOptions {
   /** VIGIL_API_TOKEN_DEFAULT_TTL_DAYS: lifetime of a token created without one; 0 means never. */
   defaultTokenTtlDays: number;
   now?: () => Date;
+  /** Told of token rotations, in their transaction. */
+  events?: CredentialEvents;
+  /** VIGIL_KEY_ROTATION_OVERLAP_HOURS: the overlap of a rotation that names none. */
+  defaultOverlapHours?: number;
 }
 
 /**
@@ -103,6 +108,46 @@ export class Accounts {
       const token = await this.options.supervisors.createToken(row.id, name, expiresAt, tx);
       await recordAccountChange(tx, actor, 'create_token', row, { token_id: token.id, name, expires_at: expiresAt?.toISOString() ?? null });
       return { ...token, supervisor: toSupervisor(row) };
+    });
+  }
+
+  /**
+   * Rotation: a new token for the same account and name (returned once, with the old one's lifetime), and the old
+   * one kept working for `overlapHours` (default: the configured overlap), then refused as expired. Audited as `rotate_token`. `not_found` for no such
+   * token; `conflict` for one revoked, expired or already rotated.
+   */
+  async rotateToken(actor: Actor, id: string, overlapHours?: number | null) {
+    const overlapMs = rotationOverlapMs(overlapHours, this.options.defaultOverlapHours ?? DEFAULT_OVERLAP_HOURS);
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ credential: supervisorCredentials, supervisor: supervisors })
+        .from(supervisorCredentials)
+        .innerJoin(supervisors, eq(supervisors.id, supervisorCredentials.supervisorId))
+        .where(and(eq(supervisorCredentials.id, id), eq(supervisorCredentials.kind, 'token')))
+        .limit(1);
+      if (!row) throw new VigilError('not_found', `No token ${id}`);
+      const now = this.now();
+      const old = row.credential;
+      const state = credentialState(old, now);
+      if (state !== 'active') refuseRotation('token', state);
+      const created = await this.options.supervisors.createToken(old.supervisorId, old.name, carriedExpiry(old, now), tx);
+      const oldExpiresAt = overlapEnd(old.expiresAt, now, overlapMs);
+      // Only an unreplaced token is replaced: of two rotations at once, the second changes nothing and is refused.
+      const replaced = await tx
+        .update(supervisorCredentials)
+        .set({ expiresAt: oldExpiresAt, replacedBy: created.id })
+        .where(and(eq(supervisorCredentials.id, id), isNull(supervisorCredentials.replacedBy)))
+        .returning({ id: supervisorCredentials.id });
+      if (replaced.length === 0) refuseRotation('token', 'rotating');
+      await recordAccountChange(tx, actor, 'rotate_token', row.supervisor, {
+        token_id: id,
+        new_token_id: created.id,
+        name: old.name,
+        old_expires_at: oldExpiresAt.toISOString(),
+      });
+      await this.options.events?.rotated?.(tx, { kind: 'token', id, replacedBy: created.id, name: old.name, oldExpiresAt, at: now });
+      const [previous] = await this.options.supervisors.credentials({ kind: 'token', id }, tx);
+      return { ...created, supervisor: toSupervisor(row.supervisor), previous: previous! };
     });
   }
 

@@ -1,7 +1,19 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import { apiKeys } from '@vigil/drizzle/schema';
-import type { DatabaseHandle, Queryable } from '../db/handle.js';
+import type { DatabaseHandle, Queryable, Tx } from '../db/handle.js';
+import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
+import {
+  carriedExpiry,
+  credentialState,
+  DEFAULT_OVERLAP_HOURS,
+  overlapEnd,
+  refuseRotation,
+  rotationOverlapMs,
+  type CredentialEvents,
+  type CredentialExpired,
+  type CredentialState,
+} from './lifetimes.js';
 import { mintSecret, sha256Hex } from './secrets.js';
 
 export type KeyKind = 'write' | 'client';
@@ -17,7 +29,7 @@ export interface ApiKey {
 /** Authentication is an expected outcome, so it is data, not an exception. */
 export type KeyCheck =
   | { ok: true; key: ApiKey }
-  | { ok: false; reason: 'unknown' | 'revoked' };
+  | { ok: false; reason: 'unknown' | 'revoked' | 'expired' };
 
 export interface KeyListing {
   id: string;
@@ -27,7 +39,26 @@ export interface KeyListing {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
-  status: 'active' | 'revoked';
+  /** Null: never expires. */
+  expires_at: string | null;
+  /** The key that replaced this one by rotation. */
+  replaced_by: string | null;
+  status: CredentialState;
+}
+
+export interface KeyStoreOptions {
+  /** The clock expiry is judged by (tests inject one). */
+  now?: () => Date;
+  /** Told of rotations, in their transaction. */
+  events?: CredentialEvents;
+  /** VIGIL_KEY_ROTATION_OVERLAP_HOURS: the overlap of a rotation that names none. */
+  defaultOverlapHours?: number;
+}
+
+/** A cache entry: the check, and when a valid key stops being valid. */
+interface Cached {
+  check: KeyCheck;
+  expiresAt: Date | null;
 }
 
 /** Cross-process revocation channel: every Vigil process drops the key from its cache when told. */
@@ -41,12 +72,19 @@ const CACHE_MAX = 10_000;
  * connection is lost the cache is switched off rather than risk honouring a revoked key, until it listens again.
  */
 export class KeyStore {
-  private readonly cache = new Map<string, KeyCheck>();
+  private readonly cache = new Map<string, Cached>();
   private cacheEnabled = false;
   private readonly usage = new Map<string, Date>();
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly database: DatabaseHandle) {}
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly options: KeyStoreOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
 
   async start(onLost: (error: Error) => void = () => {}, onRestored: () => void = () => {}): Promise<void> {
     this.unlisten = await this.database.listen(
@@ -75,27 +113,34 @@ export class KeyStore {
 
   async check(presented: string): Promise<KeyCheck> {
     const hash = sha256Hex(presented);
-    const cached = this.cache.get(hash);
-    if (cached) return cached;
+    const cached = this.cache.get(hash) ?? (await this.read(hash));
+    if (!cached) return { ok: false, reason: 'unknown' };
+    // Expiry is judged at every check, cached or not: a cached key stops at its expiry like a read one.
+    if (cached.check.ok && cached.expiresAt && cached.expiresAt <= this.now()) return { ok: false, reason: 'expired' };
+    return cached.check;
+  }
+
+  private async read(hash: string): Promise<Cached | undefined> {
     const [row] = await this.database.db
-      .select({ id: apiKeys.id, kind: apiKeys.kind, name: apiKeys.name, revokedAt: apiKeys.revokedAt })
+      .select({ id: apiKeys.id, kind: apiKeys.kind, name: apiKeys.name, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
       .from(apiKeys)
       .where(eq(apiKeys.hash, hash))
       .limit(1);
     // Unknown keys are not cached: a key created a moment ago by another process must work at once.
-    if (!row) return { ok: false, reason: 'unknown' };
-    const result: KeyCheck = row.revokedAt
+    if (!row) return undefined;
+    const check: KeyCheck = row.revokedAt
       ? { ok: false, reason: 'revoked' }
       : { ok: true, key: { id: row.id, kind: row.kind, name: row.name, hash } };
+    const entry: Cached = { check, expiresAt: row.expiresAt };
     if (this.cacheEnabled) {
       if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      this.cache.set(hash, result);
+      this.cache.set(hash, entry);
     }
-    return result;
+    return entry;
   }
 
   /** Remembers use in memory; `flushUsage` writes it, so requests cost no write. */
-  markUsed(key: ApiKey, at: Date = new Date()): void {
+  markUsed(key: ApiKey, at: Date = this.now()): void {
     this.usage.set(key.id, at);
   }
 
@@ -111,15 +156,21 @@ export class KeyStore {
     }
   }
 
-  async create(kind: KeyKind, name: string, db: Queryable = this.database.db) {
+  /** `expiresAt` null (the default): the key never expires. */
+  async create(kind: KeyKind, name: string, db: Queryable = this.database.db, expiresAt: Date | null = null) {
     const minted = mintSecret(kind);
     const id = newId('key');
-    await db.insert(apiKeys).values({ id, kind, name, hash: minted.hash, displayPrefix: minted.displayPrefix });
-    return { id, kind, name, key: minted.secret, display_prefix: minted.displayPrefix };
+    await db.insert(apiKeys).values({ id, kind, name, hash: minted.hash, displayPrefix: minted.displayPrefix, expiresAt, createdAt: this.now() });
+    return { id, kind, name, key: minted.secret, display_prefix: minted.displayPrefix, expires_at: expiresAt?.toISOString() ?? null };
   }
 
-  async list(): Promise<KeyListing[]> {
-    const rows = await this.database.db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  async list(id?: string): Promise<KeyListing[]> {
+    const rows = await this.database.db
+      .select()
+      .from(apiKeys)
+      .where(id === undefined ? undefined : eq(apiKeys.id, id))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    const now = this.now();
     return rows.map((r) => ({
       id: r.id,
       kind: r.kind,
@@ -128,8 +179,50 @@ export class KeyStore {
       created_at: r.createdAt.toISOString(),
       last_used_at: r.lastUsedAt?.toISOString() ?? null,
       revoked_at: r.revokedAt?.toISOString() ?? null,
-      status: r.revokedAt ? 'revoked' : 'active',
+      expires_at: r.expiresAt?.toISOString() ?? null,
+      replaced_by: r.replacedBy,
+      status: credentialState(r, now),
     }));
+  }
+
+  /**
+   * Rotation: a new key of the same kind and name (its secret returned once, with the old one's lifetime), and the
+   * old one kept working for `overlapHours` (default: the configured overlap), then refused like an expired key. Every process drops the old key from its cache, so the
+   * overlap's end applies everywhere. `not_found` for no such key; `conflict` for one revoked, expired or already
+   * rotated.
+   */
+  async rotate(id: string, overlapHours?: number | null) {
+    const overlapMs = rotationOverlapMs(overlapHours, this.options.defaultOverlapHours ?? DEFAULT_OVERLAP_HOURS);
+    const rotated = await this.database.db.transaction(async (tx) => {
+      const [old] = await tx.select().from(apiKeys).where(eq(apiKeys.id, id)).for('update').limit(1);
+      if (!old) throw new VigilError('not_found', `No key ${id}`);
+      const now = this.now();
+      const state = credentialState(old, now);
+      if (state !== 'active') refuseRotation('key', state);
+      const created = await this.create(old.kind, old.name, tx, carriedExpiry(old, now));
+      const oldExpiresAt = overlapEnd(old.expiresAt, now, overlapMs);
+      await tx.update(apiKeys).set({ expiresAt: oldExpiresAt, replacedBy: created.id }).where(eq(apiKeys.id, id));
+      await tx.execute(sql`SELECT pg_notify(${KEY_REVOKED_CHANNEL}, ${old.hash})`);
+      await this.options.events?.rotated?.(tx, { kind: old.kind, id, replacedBy: created.id, name: old.name, oldExpiresAt, at: now });
+      return { created, oldHash: old.hash };
+    });
+    this.cache.delete(rotated.oldHash);
+    const [previous] = await this.list(id);
+    return { ...rotated.created, previous: previous! };
+  }
+
+  /**
+   * Marks the keys whose expiry has passed and was not yet noticed; across processes each is noticed once (the row
+   * update decides who). Refusal does not wait for this: `check` judges expiry itself. See auth/expiry-sweep.ts.
+   */
+  async noteExpired(tx: Tx): Promise<CredentialExpired[]> {
+    const now = this.now();
+    const noted = await tx
+      .update(apiKeys)
+      .set({ expiryNotedAt: now })
+      .where(and(lte(apiKeys.expiresAt, now), isNull(apiKeys.expiryNotedAt), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id, kind: apiKeys.kind, name: apiKeys.name, expiresAt: apiKeys.expiresAt, replacedBy: apiKeys.replacedBy });
+    return noted.map((k) => ({ ...k, expiresAt: k.expiresAt! }));
   }
 
   /** Returns false when no such key exists; revoking twice is harmless. */

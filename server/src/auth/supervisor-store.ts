@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { supervisorCredentials, supervisors } from '@vigil/drizzle/schema';
-import type { DatabaseHandle, Queryable } from '../db/handle.js';
+import type { DatabaseHandle, Queryable, Tx } from '../db/handle.js';
 import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
 import { decoyHash, generatePassword, hashPassword, verifyPassword } from './password.js';
+import type { CredentialExpired } from './lifetimes.js';
 import type { SupervisorRole } from './roles.js';
 import { mintSecret, secretPrefixes, sha256Hex } from './secrets.js';
 
@@ -43,6 +44,8 @@ export interface CredentialListing {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** The token that replaced this one by rotation. */
+  replacedBy: string | null;
 }
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -132,6 +135,7 @@ export class SupervisorStore {
       hash: minted.hash,
       displayPrefix: minted.displayPrefix,
       expiresAt,
+      createdAt: this.now(),
     });
     return { id, token: minted.secret, expiresAt };
   }
@@ -201,7 +205,26 @@ export class SupervisorStore {
       expiresAt: c.expiresAt,
       lastUsedAt: c.lastUsedAt,
       revokedAt: c.revokedAt,
+      replacedBy: c.replacedBy,
     }));
+  }
+
+  /** API tokens whose expiry passed and was not yet noticed, marked so (like KeyStore.noteExpired; sessions are not told). */
+  async noteExpiredTokens(tx: Tx): Promise<CredentialExpired[]> {
+    const now = this.now();
+    const noted = await tx
+      .update(supervisorCredentials)
+      .set({ expiryNotedAt: now })
+      .where(
+        and(
+          eq(supervisorCredentials.kind, 'token'),
+          lte(supervisorCredentials.expiresAt, now),
+          isNull(supervisorCredentials.expiryNotedAt),
+          isNull(supervisorCredentials.revokedAt),
+        ),
+      )
+      .returning({ id: supervisorCredentials.id, name: supervisorCredentials.name, expiresAt: supervisorCredentials.expiresAt, replacedBy: supervisorCredentials.replacedBy });
+    return noted.map((t) => ({ kind: 'token' as const, ...t, expiresAt: t.expiresAt! }));
   }
 }
 

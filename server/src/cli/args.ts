@@ -31,3 +31,12 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   if (value === true) throw new UsageError(`--${name} needs a value`);
   return value;
 }
+
+/** `--overlap-hours H` of a rotation; undefined: the configured default. */
+export function overlapHoursFlag(args: ParsedArgs): number | undefined {
+  const value = stringFlag(args, 'overlap-hours');
+  if (value === undefined) return undefined;
+  const hours = Number(value);
+  if (value.trim() === '' || !Number.isFinite(hours)) throw new UsageError('--overlap-hours needs a number of hours (0: the old one stops at once)');
+  return hours;
+}

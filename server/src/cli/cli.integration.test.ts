@@ -24,8 +24,8 @@ describe.each(testDrivers())('vigil CLI on %s', (driver) => {
     const created = await runCli(['keys', 'create', '--kind', 'client', '--name', 'android app', '--json'], db.env);
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout);
-    expect(Object.keys(key).sort()).toEqual(['id', 'key', 'kind', 'name']);
-    expect(key).toMatchObject({ kind: 'client', name: 'android app' });
+    expect(Object.keys(key).sort()).toEqual(['expires_at', 'id', 'key', 'kind', 'name']);
+    expect(key).toMatchObject({ kind: 'client', name: 'android app', expires_at: null });
     expect(key.id).toMatch(/^key_/);
     expect(key.key).toMatch(/^vigil_ck_/);
 
@@ -38,6 +38,32 @@ describe.each(testDrivers())('vigil CLI on %s', (driver) => {
     const after = JSON.parse((await runCli(['keys', 'list', '--json'], db.env)).stdout);
     expect(after.find((r: { id: string }) => r.id === key.id).status).toBe('revoked');
   });
+
+  it('creates a key with an expiry and rotates it: the old key works through the overlap beside the new one', async () => {
+    const json = async (...args: string[]) => {
+      const res = await runCli(args, db.env);
+      expect(res.stderr).toBe('');
+      return JSON.parse(res.stdout);
+    };
+    const HOUR_MS = 60 * 60 * 1000;
+    const near = (iso: string, ms: number) => Math.abs(new Date(iso).getTime() - (Date.now() + ms)) < 10 * 60_000;
+    const key = await json('keys', 'create', '--kind', 'write', '--name', 'rotating backend', '--expires-in-days', '7', '--json');
+    expect(near(key.expires_at, 7 * 24 * HOUR_MS)).toBe(true);
+
+    const rotated = await json('keys', 'rotate', key.id, '--overlap-hours', '2', '--json');
+    expect(rotated).toMatchObject({ kind: 'write', name: 'rotating backend', previous: { id: key.id } });
+    expect(rotated.key).toMatch(/^vigil_wk_/);
+    expect(near(rotated.expires_at, 7 * 24 * HOUR_MS)).toBe(true);
+    expect(near(rotated.previous.expires_at, 2 * HOUR_MS)).toBe(true);
+    const rows = await json('keys', 'list', '--json');
+    expect(rows.find((r: { id: string }) => r.id === key.id)).toMatchObject({ status: 'rotating', replaced_by: rotated.id });
+    expect(rows.find((r: { id: string }) => r.id === rotated.id)).toMatchObject({ status: 'active', replaced_by: null });
+
+    const again = await runCli(['keys', 'rotate', key.id], db.env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already been rotated/);
+    expect((await runCli(['keys', 'rotate', rotated.id, '--overlap-hours', 'soon'], db.env)).code).toBe(2);
+  }, 300_000);
 
   it('explains bad usage with exit code 2', async () => {
     const res = await runCli(['keys', 'create', '--kind', 'admin', '--name', 'x'], db.env);

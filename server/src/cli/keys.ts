@@ -1,7 +1,9 @@
 import { KeyStore, type KeyKind } from '../auth/key-store.js';
+import { tokenExpiry } from '../auth/token-expiry.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
-import { stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { VigilError } from '../errors.js';
+import { overlapHoursFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -13,10 +15,24 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
     const name = stringFlag(args, 'name');
     if (kind !== 'write' && kind !== 'client') throw new UsageError('keys create needs --kind write|client');
     if (!name) throw new UsageError('keys create needs --name NAME');
+    const days = stringFlag(args, 'expires-in-days');
+    const at = stringFlag(args, 'expires-at');
     await withKeys(async (keys) => {
-      const created = await keys.create(kind as KeyKind, name);
-      if (json) print(JSON.stringify({ id: created.id, kind: created.kind, name: created.name, key: created.key }));
-      else print(`Created ${kind} key ${created.id} (${name}). Shown once, store it now:\n${created.key}`);
+      // Keys never expire unless told to: a backend losing its key on a date nobody chose would drop events.
+      const expiresAt = tokenExpiry({ expiresInDays: days === undefined ? null : Number(days), expiresAt: at === undefined ? null : new Date(at) }, 0, new Date());
+      const created = await keys.create(kind as KeyKind, name, undefined, expiresAt);
+      const expires = created.expires_at ? `expires ${created.expires_at}` : 'never expires';
+      if (json) print(JSON.stringify({ id: created.id, kind: created.kind, name: created.name, key: created.key, expires_at: created.expires_at }));
+      else print(`Created ${kind} key ${created.id} (${name}), ${expires}. Shown once, store it now:\n${created.key}`);
+    });
+  } else if (sub === 'rotate') {
+    if (!id) throw new UsageError('keys rotate needs the key id (see keys list)');
+    const overlapHours = overlapHoursFlag(args);
+    await withKeys(async (keys) => {
+      const rotated = await keys.rotate(id, overlapHours);
+      const oldUntil = rotated.previous.expires_at!;
+      if (json) print(JSON.stringify({ id: rotated.id, kind: rotated.kind, name: rotated.name, key: rotated.key, expires_at: rotated.expires_at, previous: { id, expires_at: oldUntil } }));
+      else print(`Rotated ${id} into ${rotated.id}; ${id} works until ${oldUntil}. Shown once, store it now:\n${rotated.key}`);
     });
   } else if (sub === 'list') {
     await withKeys(async (keys) => {
@@ -27,7 +43,8 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
       }
       if (listing.length === 0) print('No keys.');
       for (const k of listing) {
-        print(`${k.id}  ${k.kind.padEnd(6)}  ${k.display_prefix}…  ${k.status.padEnd(7)}  last used ${k.last_used_at ?? 'never'}  ${k.name}`);
+        const replaced = k.replaced_by ? `  replaced by ${k.replaced_by}` : '';
+        print(`${k.id}  ${k.kind.padEnd(6)}  ${k.display_prefix}…  ${k.status.padEnd(8)}  expires ${k.expires_at ?? 'never'}  last used ${k.last_used_at ?? 'never'}  ${k.name}${replaced}`);
       }
     });
   } else if (sub === 'revoke') {
@@ -37,7 +54,9 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
       print(`Revoked ${id}.`);
     });
   } else {
-    throw new UsageError('keys create --kind write|client --name NAME [--json] | keys list [--json] | keys revoke ID');
+    throw new UsageError(
+      'keys create --kind write|client --name NAME [--expires-in-days D | --expires-at ISO] [--json] | keys list [--json] | keys rotate ID [--overlap-hours H] [--json] | keys revoke ID',
+    );
   }
 }
 
@@ -45,7 +64,11 @@ async function withKeys(work: (keys: KeyStore) => Promise<void>): Promise<void> 
   const config = loadConfig();
   const database = await openDatabase(config.env, { migrate: true, purpose: 'vigil keys' });
   try {
-    await work(new KeyStore(database));
+    await work(new KeyStore(database, { defaultOverlapHours: config.env.VIGIL_KEY_ROTATION_OVERLAP_HOURS }));
+  } catch (error) {
+    // Expected refusals (no such key, one already rotated, a bad expiry) are usage errors with a clear sentence.
+    if (error instanceof VigilError) throw new UsageError(error.message);
+    throw error;
   } finally {
     await database.close();
   }

@@ -103,6 +103,22 @@ describe.each(testDrivers())('vigil supervisors account administration on %s', (
     }
   };
 
+  it('rotates a token: the old one keeps working through the overlap, is listed as rotating, and the rotation is audited', async () => {
+    await json('supervisors', 'create', '--username', 'rotor', '--role', 'viewer');
+    const token = await json('tokens', 'create', '--username', 'rotor', '--name', 'ci', '--expires-in-days', '10');
+    const rotated = await json('tokens', 'rotate', token.id, '--overlap-hours', '1');
+    expect(rotated).toMatchObject({ token: expect.stringMatching(/^vigil_st_/), previous: { id: token.id } });
+    expect((Date.parse(rotated.previous.expires_at) - Date.now()) / 3_600_000).toBeCloseTo(1, 1);
+    expect((Date.parse(rotated.expires_at) - Date.now()) / 86_400_000).toBeCloseTo(10, 1);
+    const tokens = await json('tokens', 'list', '--username', 'rotor');
+    expect(tokens.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([
+      [rotated.id, 'active'],
+      [token.id, 'rotating'],
+    ]);
+    await refused(/already been rotated/, 'tokens', 'rotate', token.id);
+    expect((await json('supervisors', 'audit', '--username', 'rotor')).map((e: { action: string }) => e.action)).toContain('rotate_token');
+  }, 300_000);
+
   it('disables, enables, resets, re-roles and deletes accounts, lists and ends sessions and tokens, all audited', async () => {
     await json('supervisors', 'create', '--username', 'root', '--role', 'admin');
     // The only admin cannot be taken away, from the CLI either.

@@ -1,12 +1,13 @@
 import { userInfo } from 'node:os';
 import type { Actor } from '../auth/account-audit.js';
 import { Accounts } from '../auth/accounts.js';
+import { credentialState } from '../auth/lifetimes.js';
 import { isSupervisorRole, supervisorRoles } from '../auth/roles.js';
 import { SupervisorStore, type CredentialListing, type Supervisor } from '../auth/supervisor-store.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { VigilError } from '../errors.js';
-import { stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { overlapHoursFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -35,11 +36,7 @@ const supervisorJson = (s: Supervisor) => ({
   disabled_at: s.disabledAt?.toISOString() ?? null,
 });
 
-function credentialStatus(c: CredentialListing, now = new Date()): string {
-  if (c.revokedAt) return 'revoked';
-  if (c.expiresAt && c.expiresAt <= now) return 'expired';
-  return 'active';
-}
+const credentialStatus = (c: CredentialListing, now = new Date()): string => credentialState(c, now);
 
 const when = (d: Date | null, none: string) => d?.toISOString() ?? none;
 
@@ -165,6 +162,15 @@ export async function tokensCommand(args: ParsedArgs): Promise<void> {
     });
   } else if (sub === 'list') {
     await withAccounts(async ({ accounts }) => printCredentials(await accounts.credentials('token', stringFlag(args, 'username')), json));
+  } else if (sub === 'rotate') {
+    if (!id) throw new UsageError('tokens rotate needs the token id (see tokens list)');
+    const overlapHours = overlapHoursFlag(args);
+    await withAccounts(async ({ accounts }) => {
+      const rotated = await accounts.rotateToken(cliActor(), id, overlapHours);
+      const oldUntil = rotated.previous.expiresAt!.toISOString();
+      if (json) print(JSON.stringify({ id: rotated.id, token: rotated.token, expires_at: rotated.expiresAt?.toISOString() ?? null, previous: { id, expires_at: oldUntil } }));
+      else print(`Rotated ${id} into ${rotated.id}; ${id} works until ${oldUntil}. Shown once, store it now:\n${rotated.token}`);
+    });
   } else if (sub === 'revoke') {
     if (!id) throw new UsageError('tokens revoke needs the token id (see tokens list)');
     await withAccounts(async ({ accounts }) => {
@@ -172,7 +178,9 @@ export async function tokensCommand(args: ParsedArgs): Promise<void> {
       print(`Revoked ${id}.`);
     });
   } else {
-    throw new UsageError('tokens create --username U [--name N] [--expires-in-days D | --expires-at ISO] [--json] | tokens list [--username U] [--json] | tokens revoke ID');
+    throw new UsageError(
+      'tokens create --username U [--name N] [--expires-in-days D | --expires-at ISO] [--json] | tokens list [--username U] [--json] | tokens rotate ID [--overlap-hours H] [--json] | tokens revoke ID',
+    );
   }
 }
 
@@ -181,7 +189,8 @@ async function withAccounts(work: (parts: { store: SupervisorStore; accounts: Ac
   const database = await openDatabase(env, { migrate: true, purpose: 'vigil supervisors' });
   try {
     const store = new SupervisorStore(database);
-    await work({ store, accounts: new Accounts({ database, supervisors: store, defaultTokenTtlDays: env.VIGIL_API_TOKEN_DEFAULT_TTL_DAYS }) });
+    const defaults = { defaultTokenTtlDays: env.VIGIL_API_TOKEN_DEFAULT_TTL_DAYS, defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS };
+    await work({ store, accounts: new Accounts({ database, supervisors: store, ...defaults }) });
   } catch (error) {
     // Expected refusals (a taken username, a short password, the last admin) are usage errors with a clear sentence.
     if (error instanceof VigilError) throw new UsageError(error.message);

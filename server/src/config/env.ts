@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_OVERLAP_HOURS } from '../auth/lifetimes.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const csv = z
@@ -117,6 +118,8 @@ export const envSchema = z.object({
   /** POST /js/events per client IP: sustained requests per second (0 disables) and burst. */
   VIGIL_JS_EVENTS_RPS: int(0, 1_000_000).default(10),
   VIGIL_JS_EVENTS_BURST: int(1, 10_000_000).default(100),
+  /** Hours a rotated key or API token keeps working beside its replacement, when the rotation names none; 0: none. */
+  VIGIL_KEY_ROTATION_OVERLAP_HOURS: int(0, 720).default(DEFAULT_OVERLAP_HOURS),
 });
 
 export type Env = z.infer<typeof envSchema>;

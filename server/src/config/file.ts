@@ -9,6 +9,8 @@ export const defaultTagWeights: Record<string, number> = {
   rooted: 0.9,
   hooked: 0.9,
   tor: 0.9,
+  // Certain, not a signal: the registry says the device is to be blocked, so alone it scores 1.
+  deactivated: 1,
   vpn: 0.4,
   proxy: 0.4,
   multi_user: 0.4,

@@ -20,6 +20,13 @@ const challenge = (error?: string) => ({
   'WWW-Authenticate': error ? `Bearer realm="vigil", error="${error}"` : 'Bearer realm="vigil"',
 });
 
+/** Why a key is refused; a revoked and an expired key get the same answer (401 `unauthorized`) but for this text. */
+export const keyRefusal = {
+  unknown: 'Unknown key',
+  revoked: 'This key has been revoked',
+  expired: 'This key has expired (or its rotation overlap has ended); use its replacement or create a new one',
+} as const;
+
 export interface RequireKeyOptions {
   /** Also read the key from `X-API-Key` (Honeypot SDK compatibility; POST /events only). Authorization wins. */
   apiKeyHeader?: boolean;
@@ -41,7 +48,7 @@ export function requireKey(deps: GuardDeps, kinds: readonly KeyKind[], options: 
     const check = await deps.keys.check(presented);
     if (!check.ok) {
       request.log.info({ key: hashForLog(sha256Hex(presented)), reason: check.reason }, 'key refused');
-      throw new VigilError('unauthorized', check.reason === 'revoked' ? 'This key has been revoked' : 'Unknown key', {
+      throw new VigilError('unauthorized', keyRefusal[check.reason], {
         headers: challenge('invalid_token'),
       });
     }

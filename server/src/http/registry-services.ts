@@ -18,7 +18,12 @@ export function registryServices(options: AppOptions) {
     ...options,
     registry,
     supervisors,
-    accounts: new Accounts({ database: options.database, supervisors, defaultTokenTtlDays: env.VIGIL_API_TOKEN_DEFAULT_TTL_DAYS }),
+    accounts: new Accounts({
+      database: options.database,
+      supervisors,
+      defaultTokenTtlDays: env.VIGIL_API_TOKEN_DEFAULT_TTL_DAYS,
+      defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS,
+    }),
     supervisorDevices: new SupervisorDevices(options.database, registry),
     behaviorDefinitions: new BehaviorDefinitions(options.database.db),
     loginLimiters: loginLimiters(perMinute),

@@ -57,7 +57,9 @@ for (const driver of testDrivers()) {
       await warm(answerer, 'reg-dev', 'alice@example.com');
 
       expect((await changer.post('/devices/reg-dev/deactivate', { reason: 'lost' }, { key: changer.clientKey })).status).toBe(200);
-      expect((await event(answerer, 'reg-dev', 'alice@example.com')).device).toMatchObject({ status: 'deactivated', is_trusted: false });
+      const deactivated = await event(answerer, 'reg-dev', 'alice@example.com');
+      expect(deactivated.device).toMatchObject({ status: 'deactivated', is_trusted: false });
+      expect(deactivated.current_tags).toContain('deactivated');
       await warm(answerer, 'reg-dev', 'alice@example.com');
 
       await supervisor('/api/devices/reg-dev/transfer', { new_user_id: 'bob', by: 'boss' });
@@ -65,7 +67,9 @@ for (const driver of testDrivers()) {
       await warm(answerer, 'reg-dev', 'bob@example.com');
 
       await supervisor('/api/devices/reg-dev/reactivate', { reason: 'found', by: 'boss' });
-      expect((await event(answerer, 'reg-dev', 'bob@example.com')).device).toMatchObject({ status: 'active', registered_to: 'bob', is_trusted: true });
+      const reactivated = await event(answerer, 'reg-dev', 'bob@example.com');
+      expect(reactivated.device).toMatchObject({ status: 'active', registered_to: 'bob', is_trusted: true });
+      expect(reactivated.current_tags).not.toContain('deactivated');
     });
 
     it('answers a warm device without a read, and a fact changed elsewhere after a failed check', async () => {

@@ -65,7 +65,7 @@ function latestByDevice(batch: readonly EvaluationInput[]): Map<string, Date> {
 }
 
 /**
- * Fills `device` (registration facts) and adds `unregistered` and `multi_user`. A device is `multi_user` when,
+ * Fills `device` (registration facts) and adds `unregistered`, `deactivated` and `multi_user`. A device is `multi_user` when,
  * since its current association began (registration or the latest transfer) and within the window, it saw a
  * refused registration by another user or events under two or more identities.
  */
@@ -140,6 +140,8 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
         const registration = registry.get(id) ?? null;
         const tags: string[] = [];
         if (!registration) tags.push('unregistered');
+        // The spec: a deactivated device is to be blocked; a caller reading only risk_score or current_tags must see it.
+        if (registration?.status === 'deactivated') tags.push('deactivated');
         if ((counts.get(id) ?? 0) >= 2 || conflicted(registration, since(id)!)) tags.push('multi_user');
         return { tags, device: deviceInfoOf(registration) };
       });

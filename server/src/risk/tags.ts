@@ -7,6 +7,7 @@ export const tagCatalog = {
   rooted: { severity: 'critical', meaning: 'Root access detected.' },
   hooked: { severity: 'critical', meaning: 'Instrumentation framework detected.' },
   tor: { severity: 'critical', meaning: 'Anonymity-network connection.' },
+  deactivated: { severity: 'critical', meaning: 'Device deactivated in the registry; the spec says it is to be blocked (Vigil addition).' },
   vpn: { severity: 'high', meaning: 'VPN connection.' },
   proxy: { severity: 'high', meaning: 'Proxy detected.' },
   multi_user: { severity: 'high', meaning: 'Device registered to multiple users.' },

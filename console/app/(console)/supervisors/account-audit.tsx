@@ -11,6 +11,7 @@ const what: Record<AccountAuditRecord['action'], string> = {
   CREATE_TOKEN: 'created an API token',
   REVOKE_TOKEN: 'revoked an API token',
   REVOKE_SESSION: 'ended a session',
+  ROTATE_TOKEN: 'rotated an API token',
 };
 
 function describe(detail: Record<string, unknown> | null): string {

@@ -1,15 +1,29 @@
 import 'server-only';
 import { graphql } from '../transport';
 import { documents } from './documents';
-import type { ConsoleSupervisorsQuery } from './generated';
-import type { Key, KeyKind, Supervisor, SupervisorRole } from './types';
+import type { ConsoleRotateKeyMutation, ConsoleRotateTokenMutation, ConsoleSecurityTokensQuery, ConsoleSupervisorsQuery } from './generated';
+import type { Key, KeyKind, SecurityToken, Supervisor, SupervisorRole } from './types';
 
 export async function listKeys(token: string): Promise<Key[]> {
   return (await graphql<{ keys: Key[] }>(token, documents.keys)).keys;
 }
 
-export async function createKey(token: string, kind: KeyKind, name: string): Promise<{ key: Key; secret: string }> {
-  return (await graphql<{ createKey: { key: Key; secret: string } }>(token, documents.createKey, { kind, name })).createKey;
+/** `expiresInDays` null or 0: the key never expires. */
+export async function createKey(token: string, kind: KeyKind, name: string, expiresInDays: number | null = null): Promise<{ key: Key; secret: string }> {
+  return (await graphql<{ createKey: { key: Key; secret: string } }>(token, documents.createKey, { kind, name, expiresInDays })).createKey;
+}
+
+/** `overlapHours` null: the server's default (VIGIL_KEY_ROTATION_OVERLAP_HOURS). */
+export async function rotateKey(token: string, id: string, overlapHours: number | null): Promise<ConsoleRotateKeyMutation['rotateKey']> {
+  return (await graphql<ConsoleRotateKeyMutation>(token, documents.rotateKey, { id, overlapHours })).rotateKey;
+}
+
+export async function listSecurityTokens(token: string): Promise<SecurityToken[]> {
+  return (await graphql<ConsoleSecurityTokensQuery>(token, documents.securityTokens)).tokens;
+}
+
+export async function rotateToken(token: string, id: string, overlapHours: number | null): Promise<ConsoleRotateTokenMutation['rotateToken']> {
+  return (await graphql<ConsoleRotateTokenMutation>(token, documents.rotateToken, { id, overlapHours })).rotateToken;
 }
 
 export async function revokeKey(token: string, id: string): Promise<void> {

@@ -22,7 +22,7 @@ const fragments: Record<string, string> = {
       roles { value count } branches { value count } statuses { value count } tags { value count }
     }`,
   KeyFields: /* GraphQL */ `
-    fragment KeyFields on Key { id kind name displayPrefix createdAt lastUsedAt revokedAt }`,
+    fragment KeyFields on Key { id kind name displayPrefix createdAt lastUsedAt revokedAt expiresAt replacedBy state }`,
   SupervisorFields: /* GraphQL */ `
     fragment SupervisorFields on Supervisor { id username role createdAt disabledAt }`,
   BulkResultFields: /* GraphQL */ `
@@ -109,7 +109,19 @@ const operations = {
     subscription ConsoleEventAdded($filter: EventFilter) { eventAdded(filter: $filter) { ...EventFields } }`,
   keys: /* GraphQL */ `query ConsoleKeys { keys { ...KeyFields } }`,
   createKey: /* GraphQL */ `
-    mutation ConsoleCreateKey($kind: KeyKind!, $name: String!) { createKey(kind: $kind, name: $name) { secret key { ...KeyFields } } }`,
+    mutation ConsoleCreateKey($kind: KeyKind!, $name: String!, $expiresInDays: Int) {
+      createKey(kind: $kind, name: $name, expiresInDays: $expiresInDays) { secret key { ...KeyFields } }
+    }`,
+  rotateKey: /* GraphQL */ `
+    mutation ConsoleRotateKey($id: ID!, $overlapHours: Float) {
+      rotateKey(id: $id, overlapHours: $overlapHours) { secret key { ...KeyFields } previous { ...KeyFields } }
+    }`,
+  securityTokens: /* GraphQL */ `
+    query ConsoleSecurityTokens { tokens { id name username displayPrefix createdAt expiresAt lastUsedAt revokedAt replacedBy state } }`,
+  rotateToken: /* GraphQL */ `
+    mutation ConsoleRotateToken($id: ID!, $overlapHours: Float) {
+      rotateToken(id: $id, overlapHours: $overlapHours) { id token expiresAt previous { id expiresAt state } }
+    }`,
   revokeKey: /* GraphQL */ `mutation ConsoleRevokeKey($id: ID!) { revokeKey(id: $id) { id revokedAt } }`,
   supervisors: /* GraphQL */ `
     query ConsoleSupervisors {

@@ -12,6 +12,7 @@ export type AccountAction =
   | 'RESET_PASSWORD'
   | 'REVOKE_SESSION'
   | 'REVOKE_TOKEN'
+  | 'ROTATE_TOKEN'
   | 'SET_ROLE';
 
 /** What a registry audit record records. */
@@ -33,6 +34,13 @@ export type BulkOutcome =
   | 'NOT_FOUND'
   | 'REFUSED'
   | 'UNCHANGED';
+
+/** Where a key or token is in its life: ROTATING is replaced but still inside its overlap. */
+export type CredentialState =
+  | 'ACTIVE'
+  | 'EXPIRED'
+  | 'REVOKED'
+  | 'ROTATING';
 
 export type DeviceFilter = {
   /** Registration metadata branch. */
@@ -130,7 +138,7 @@ export type EventFieldsFragment = { id: string, name: string, identity: string |
 
 export type FacetFieldsFragment = { roles: Array<{ value: string, count: number }>, branches: Array<{ value: string, count: number }>, statuses: Array<{ value: string, count: number }>, tags: Array<{ value: string, count: number }> };
 
-export type KeyFieldsFragment = { id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null };
+export type KeyFieldsFragment = { id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, expiresAt: string | null, replacedBy: string | null, state: CredentialState };
 
 export type SupervisorFieldsFragment = { id: string, username: string, role: SupervisorRole, createdAt: string, disabledAt: string | null };
 
@@ -264,15 +272,37 @@ export type ConsoleEventAddedSubscription = { eventAdded: { id: string, name: st
 export type ConsoleKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleKeysQuery = { keys: Array<{ id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+export type ConsoleKeysQuery = { keys: Array<{ id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, expiresAt: string | null, replacedBy: string | null, state: CredentialState }> };
 
 export type ConsoleCreateKeyMutationVariables = Exact<{
   kind: KeyKind;
   name: string;
+  expiresInDays?: number | null | undefined;
 }>;
 
 
-export type ConsoleCreateKeyMutation = { createKey: { secret: string, key: { id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null } } };
+export type ConsoleCreateKeyMutation = { createKey: { secret: string, key: { id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, expiresAt: string | null, replacedBy: string | null, state: CredentialState } } };
+
+export type ConsoleRotateKeyMutationVariables = Exact<{
+  id: string | number;
+  overlapHours?: number | null | undefined;
+}>;
+
+
+export type ConsoleRotateKeyMutation = { rotateKey: { secret: string, key: { id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, expiresAt: string | null, replacedBy: string | null, state: CredentialState }, previous: { id: string, kind: KeyKind, name: string, displayPrefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, expiresAt: string | null, replacedBy: string | null, state: CredentialState } } };
+
+export type ConsoleSecurityTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleSecurityTokensQuery = { tokens: Array<{ id: string, name: string, username: string, displayPrefix: string, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, replacedBy: string | null, state: CredentialState }> };
+
+export type ConsoleRotateTokenMutationVariables = Exact<{
+  id: string | number;
+  overlapHours?: number | null | undefined;
+}>;
+
+
+export type ConsoleRotateTokenMutation = { rotateToken: { id: string, token: string, expiresAt: string | null, previous: { id: string, expiresAt: string | null, state: CredentialState } } };
 
 export type ConsoleRevokeKeyMutationVariables = Exact<{
   id: string | number;

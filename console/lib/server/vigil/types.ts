@@ -20,5 +20,6 @@ export type EventStatsRow = G.ConsoleEventStatsQuery['eventStats'][number];
 export type DeviceStatsRow = G.ConsoleDeviceStatsQuery['deviceStats'][number];
 export type { G as Generated };
 export type Key = G.KeyFieldsFragment;
+export type SecurityToken = G.ConsoleSecurityTokensQuery['tokens'][number];
 export type Token = G.ConsoleSupervisorsQuery['tokens'][number];
 export type Session = G.ConsoleSupervisorsQuery['sessions'][number];

@@ -1,11 +1,13 @@
-import { Arg, Ctx, GraphQLISODateTime, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Float, GraphQLISODateTime, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { supervisorActor } from '../../auth/account-audit.js';
 import type { KeyListing } from '../../auth/key-store.js';
+import { credentialState } from '../../auth/lifetimes.js';
 import type { CredentialListing, Supervisor as SupervisorRecord } from '../../auth/supervisor-store.js';
+import { tokenExpiry } from '../../auth/token-expiry.js';
 import { VigilError } from '../../errors.js';
 import type { GraphqlContext } from '../context.js';
-import { CreatedKey, CreatedSupervisor, CreatedToken, Key, Supervisor, Token } from '../types/admin.js';
-import { KeyKindEnum, SupervisorRoleEnum } from '../types/enums.js';
+import { CreatedKey, CreatedSupervisor, CreatedToken, Key, RotatedKey, RotatedToken, Supervisor, Token } from '../types/admin.js';
+import { CredentialStateEnum, KeyKindEnum, SupervisorRoleEnum } from '../types/enums.js';
 
 const toKey = (k: KeyListing): Key => ({
   id: k.id,
@@ -15,6 +17,9 @@ const toKey = (k: KeyListing): Key => ({
   createdAt: new Date(k.created_at),
   lastUsedAt: k.last_used_at ? new Date(k.last_used_at) : null,
   revokedAt: k.revoked_at ? new Date(k.revoked_at) : null,
+  expiresAt: k.expires_at ? new Date(k.expires_at) : null,
+  replacedBy: k.replaced_by,
+  state: k.status as CredentialStateEnum,
 });
 
 export const toSupervisor = (s: SupervisorRecord): Supervisor => ({
@@ -34,7 +39,14 @@ const toToken = (t: CredentialListing): Token => ({
   expiresAt: t.expiresAt,
   lastUsedAt: t.lastUsedAt,
   revokedAt: t.revokedAt,
+  replacedBy: t.replacedBy,
+  state: credentialState(t, new Date()) as CredentialStateEnum,
 });
+
+const overlapArg = {
+  nullable: true,
+  description: 'Hours the old one keeps working beside the new one (0 to 720; 0: it stops at once). Default: VIGIL_KEY_ROTATION_OVERLAP_HOURS (24).',
+} as const;
 
 const name = (value: string, field: string) => {
   if (value.length < 1 || value.length > 200) {
@@ -57,16 +69,34 @@ export class AdminResolver {
     return (await ctx.services.keys.list()).map(toKey);
   }
 
-  @Mutation(() => CreatedKey, { description: 'Create a key; its secret is returned only here (admin).' })
+  @Mutation(() => CreatedKey, { description: 'Create a key; its secret is returned only here (admin). Without expiresAt or expiresInDays it never expires.' })
   async createKey(
     @Ctx() ctx: GraphqlContext,
     @Arg('kind', () => KeyKindEnum) kind: KeyKindEnum,
     @Arg('name', () => String) keyName: string,
+    @Arg('expiresAt', () => GraphQLISODateTime, { nullable: true, description: 'When it stops working (in the future).' }) expiresAt: Date | null,
+    @Arg('expiresInDays', () => Int, { nullable: true, description: 'Days until it stops working; 0: never.' }) expiresInDays: number | null,
   ): Promise<CreatedKey> {
     ctx.require('admin');
-    const created = await ctx.services.keys.create(kind, name(keyName, 'name'));
-    const listed = (await ctx.services.keys.list()).find((k) => k.id === created.id)!;
-    return { key: toKey(listed), secret: created.key };
+    const expiry = tokenExpiry({ expiresAt, expiresInDays }, 0, new Date());
+    const created = await ctx.services.keys.create(kind, name(keyName, 'name'), undefined, expiry);
+    const [listed] = await ctx.services.keys.list(created.id);
+    return { key: toKey(listed!), secret: created.key };
+  }
+
+  @Mutation(() => RotatedKey, {
+    description:
+      'Rotate a key: a new key of the same kind, name and lifetime (its secret returned only here), while the old one keeps working for the overlap and is then refused like an expired key (admin).',
+  })
+  async rotateKey(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('overlapHours', () => Float, overlapArg) overlapHours: number | null,
+  ): Promise<RotatedKey> {
+    ctx.require('admin');
+    const rotated = await ctx.services.keys.rotate(id, overlapHours);
+    const [listed] = await ctx.services.keys.list(rotated.id);
+    return { key: toKey(listed!), secret: rotated.key, previous: toKey(rotated.previous) };
   }
 
   @Mutation(() => Key, { description: 'Revoke a key at once, in every process (admin).' })
@@ -114,6 +144,20 @@ export class AdminResolver {
     const actor = supervisorActor(ctx.principal.supervisor);
     const created = await ctx.services.accounts.createToken(actor, username, name(tokenName, 'name'), { expiresAt, expiresInDays });
     return { id: created.id, token: created.token, expiresAt: created.expiresAt };
+  }
+
+  @Mutation(() => RotatedToken, {
+    description:
+      'Rotate an API token: a new token for the same account, name and lifetime (returned only here), while the old one keeps working for the overlap (admin).',
+  })
+  async rotateToken(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('overlapHours', () => Float, overlapArg) overlapHours: number | null,
+  ): Promise<RotatedToken> {
+    ctx.require('admin');
+    const rotated = await ctx.services.accounts.rotateToken(supervisorActor(ctx.principal.supervisor), id, overlapHours);
+    return { id: rotated.id, token: rotated.token, expiresAt: rotated.expiresAt, previous: toToken(rotated.previous) };
   }
 
   @Mutation(() => Token, { description: 'Revoke an API token at once (admin).' })

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
-import { AccountActionEnum, KeyKindEnum, SupervisorRoleEnum } from './enums.js';
+import { AccountActionEnum, CredentialStateEnum, KeyKindEnum, SupervisorRoleEnum } from './enums.js';
 
 @ObjectType({ description: 'A write or client key (never its secret).' })
 export class Key {
@@ -24,6 +24,15 @@ export class Key {
 
   @Field(() => GraphQLISODateTime, { nullable: true })
   revokedAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When it stops working; null: never. A rotation sets it to the end of the overlap.' })
+  expiresAt!: Date | null;
+
+  @Field(() => ID, { nullable: true, description: 'The key that replaced this one by rotation.' })
+  replacedBy!: string | null;
+
+  @Field(() => CredentialStateEnum)
+  state!: CredentialStateEnum;
 }
 
 @ObjectType()
@@ -33,6 +42,12 @@ export class CreatedKey {
 
   @Field(() => String, { description: 'The key itself: shown only here.' })
   secret!: string;
+}
+
+@ObjectType({ description: 'A rotation: the new key (its secret shown only here) and the old one, working until its expiresAt.' })
+export class RotatedKey extends CreatedKey {
+  @Field(() => Key)
+  previous!: Key;
 }
 
 @ObjectType()
@@ -89,8 +104,14 @@ export class Token extends SupervisorCredential {
   @Field(() => String)
   name!: string;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Null: never expires.' })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Null: never expires. A rotation sets it to the end of the overlap.' })
   expiresAt!: Date | null;
+
+  @Field(() => ID, { nullable: true, description: 'The token that replaced this one by rotation.' })
+  replacedBy!: string | null;
+
+  @Field(() => CredentialStateEnum)
+  state!: CredentialStateEnum;
 }
 
 @ObjectType({ description: 'A console session of a supervisor (never its secret); ended by logout, an admin, a password reset or disabling the account.' })
@@ -157,4 +178,10 @@ export class CreatedToken {
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Null: never expires.' })
   expiresAt!: Date | null;
+}
+
+@ObjectType({ description: 'A token rotation: the new token (shown only here) and the old one, working until its expiresAt.' })
+export class RotatedToken extends CreatedToken {
+  @Field(() => Token)
+  previous!: Token;
 }

@@ -72,5 +72,17 @@ export enum AccountActionEnum {
   CREATE_TOKEN = 'create_token',
   REVOKE_TOKEN = 'revoke_token',
   REVOKE_SESSION = 'revoke_session',
+  ROTATE_TOKEN = 'rotate_token',
 }
 registerEnumType(AccountActionEnum, { name: 'AccountAction', description: 'What an account audit record records.' });
+
+export enum CredentialStateEnum {
+  ACTIVE = 'active',
+  ROTATING = 'rotating',
+  EXPIRED = 'expired',
+  REVOKED = 'revoked',
+}
+registerEnumType(CredentialStateEnum, {
+  name: 'CredentialState',
+  description: 'Where a key or token is in its life: ROTATING is replaced but still inside its overlap.',
+});

@@ -42,7 +42,7 @@ export function jsGuard(deps: JsGuardDeps): onRequestAsyncHookHandler {
     if (credential.kind === 'client_key') {
       const check = await deps.keys.check(credential.key);
       if (!check.ok) {
-        throw new VigilError('unauthorized', check.reason === 'revoked' ? 'This client key has been revoked' : 'Unknown client key', {
+        throw new VigilError('unauthorized', check.reason === 'unknown' ? 'Unknown client key' : `This client key ${check.reason === 'revoked' ? 'has been revoked' : 'has expired'}`, {
           headers: { 'WWW-Authenticate': 'Bearer realm="vigil", error="invalid_token"' },
         });
       }
