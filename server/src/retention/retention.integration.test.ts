@@ -156,7 +156,7 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     await retention(db, { retentionDays: 0, now: then });
     const month = partitionAt(EVENTS, partitionStart(EVENTS, then, 1));
     await send({ event_id: 'orphan-probe' });
-    const [{ key_id: keyId }] = await rows<{ key_id: string }>(db, sql`SELECT key_id FROM events WHERE idempotency_key = 'orphan-probe'`);
+    const keyId = (await rows<{ key_id: string }>(db, sql`SELECT key_id FROM events WHERE idempotency_key = 'orphan-probe'`))[0]!.key_id;
     const at = new Date(month.start + 60_000).toISOString();
 
     // Another process is storing an old event: its key and row are written, not yet committed.
