@@ -1,7 +1,7 @@
 /**
  * When a failed delivery is tried again: exponential backoff with full jitter (a uniform delay between 0 and
  * `base * 2^(attempt-1)`, capped), so receivers that failed together are not hit again together. A `Retry-After`
- * the receiver sent wins over the computed delay (capped too). The schedule lives in the database
+ * the receiver sent wins over the computed delay, up to a day (a receiver cannot park a message for ever). The schedule lives in the database
  * (`next_attempt_at`), so a retry loop library, which sleeps in-process, does not fit.
  */
 export interface BackoffPolicy {
@@ -10,8 +10,10 @@ export interface BackoffPolicy {
   random?: () => number;
 }
 
+const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
 export function retryDelayMs(attempt: number, policy: BackoffPolicy, retryAfterMs: number | null = null): number {
-  if (retryAfterMs !== null) return Math.min(Math.max(0, retryAfterMs), policy.maxMs);
+  if (retryAfterMs !== null) return Math.min(Math.max(0, retryAfterMs), MAX_RETRY_AFTER_MS);
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(attempt - 1, 40));
   return Math.floor((policy.random ?? Math.random)() * ceiling);
 }

@@ -24,7 +24,7 @@ const fields = {
   enabled: z.boolean(),
 };
 
-const createInput = z.object({ ...fields, description: fields.description.default(''), tags: fields.tags.default([]), scoreThreshold: fields.scoreThreshold.default(null) });
+const createInput = z.object({ ...fields, enabled: fields.enabled.default(true), description: fields.description.default(''), tags: fields.tags.default([]), scoreThreshold: fields.scoreThreshold.default(null) });
 const updateInput = z.object(fields).partial();
 
 export type CreateSubscriptionInput = z.input<typeof createInput>;
