@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { VigilError } from '../../errors.js';
+import { webhookEventTypes } from '../../webhooks/event-types.js';
 import type { CreateSubscriptionInput, UpdateSubscriptionInput } from '../../webhooks/subscriptions.js';
 import type { GraphqlContext } from '../context.js';
 import {
@@ -24,6 +25,12 @@ export class WebhooksResolver {
   async webhookSubscriptions(@Ctx() ctx: GraphqlContext): Promise<WebhookSubscription[]> {
     ctx.require('admin');
     return ctx.services.webhooks.subscriptions.list();
+  }
+
+  @Query(() => [String], { description: 'The event types a subscription may ask for (admin).' })
+  webhookEventTypes(@Ctx() ctx: GraphqlContext): string[] {
+    ctx.require('admin');
+    return [...webhookEventTypes];
   }
 
   @Mutation(() => CreatedWebhookSubscription, { description: 'Subscribe an endpoint to events; the signing secret is returned only here (admin).' })
