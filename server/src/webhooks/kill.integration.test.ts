@@ -28,7 +28,7 @@ describe.each(testDrivers())('webhook delivery across kill -9 on %s', (driver) =
     await db?.drop();
   });
 
-  it('delivers what was committed before a SIGKILL once, from the restarted process', { timeout: 240_000 }, async () => {
+  it('delivers what was committed before a SIGKILL once, from the restarted process', { timeout: 420_000 }, async () => {
     const key = JSON.parse((await runCli(['keys', 'create', '--kind', 'write', '--name', 'kill', '--json'], env)).stdout).key as string;
     const created = await runCli(
       ['webhooks', 'create', '--url', receiver.url, '--events', 'device.tag_added,device.deactivated', '--tags', 'tor', '--json'],
@@ -52,7 +52,7 @@ describe.each(testDrivers())('webhook delivery across kill -9 on %s', (driver) =
 
     const again = await startServe(env);
     try {
-      await receiver.waitFor(2, 60_000);
+      await receiver.waitFor(2, 120_000);
       // Long enough for a duplicate to show up: several polls of the restarted process.
       await new Promise((r) => setTimeout(r, 1500));
     } finally {
