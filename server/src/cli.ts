@@ -9,6 +9,7 @@ import { intelCommand } from './cli/intel.js';
 import { serve } from './cli/serve.js';
 import { retentionCommand, statsCommand } from './cli/storage.js';
 import { supervisorsCommand, tokensCommand } from './cli/supervisors.js';
+import { webhooksCommand } from './cli/webhooks.js';
 
 const USAGE = `Usage: vigil <command>
 
@@ -37,6 +38,8 @@ const USAGE = `Usage: vigil <command>
                                                   create an API token for REST and GraphQL; shown only here
   tokens list [--username U] [--json]             list API tokens (never the secret)
   tokens revoke ID                                revoke a token at once
+  webhooks create|list|update|delete|messages|attempts|redeliver
+                                                  webhook subscriptions and their delivery log (README, Webhooks)
 
 See the README for every environment variable and the config file.`;
 
@@ -64,6 +67,8 @@ async function main(argv: string[]): Promise<void> {
       return supervisorsCommand(args);
     case 'tokens':
       return tokensCommand(args);
+    case 'webhooks':
+      return webhooksCommand(args);
     case undefined:
     case 'help':
     case '--help':

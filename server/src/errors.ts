@@ -25,6 +25,7 @@ export const errorCatalog = {
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
+  webhook_endpoint_refused: { status: 400, title: 'The webhook endpoint is not allowed (not http(s), or a private address)' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

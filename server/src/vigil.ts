@@ -15,6 +15,7 @@ import { Ingestor } from './ingest/ingestor.js';
 import { EventFeed } from './live/event-feed.js';
 import { RetentionJob } from './retention/job.js';
 import { createStages } from './risk/stages.js';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
 export interface Vigil {
   app: FastifyInstance;
@@ -25,6 +26,8 @@ export interface Vigil {
   feed: EventFeed;
   /** The daily retention run (partitions ahead, old ones dropped). */
   retention: RetentionJob;
+  /** Webhook subscriptions, their outbox and its delivery. */
+  webhooks: Webhooks;
   /** Stops accepting requests, commits what is in flight, writes key usage, closes the database. */
   close(): Promise<void>;
 }
@@ -51,6 +54,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   });
   const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
   metrics.watchFactCache(facts);
+  const webhooks = createWebhooks({ database, env, log: { warn: (obj, msg) => app.log.warn(obj, msg) } });
   const ingestor = new Ingestor({
     database,
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
@@ -58,19 +62,22 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     // Metrics count what was stored; the live feed announces it to subscribers.
     observer: { stored: (outcome) => (metrics.stored(outcome), feed.stored(outcome)), batchFailed: () => metrics.batchFailed() },
     cache: facts,
+    // Subscriptions are matched in memory; a batch writes webhook messages only when one matches.
+    outbox: webhooks.cache.outboxWrite,
   });
   const rateLimiter =
     env.VIGIL_RATE_LIMIT_RPS === 0
       ? noopRateLimiter
       : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
   const browser = await createBrowserSupport(env, database);
-  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser, feed });
+  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser, feed, webhooks });
   await feed.start(app.log);
   await keys.start(
     (error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled until it reconnects'),
     () => app.log.info('key revocation channel restored; key cache enabled'),
   );
   for (const stage of stages) stage.start?.(app.log);
+  await webhooks.start();
   const retention = new RetentionJob({ db: database.db, retentionDays: env.VIGIL_RETENTION_DAYS, log: app.log });
   retention.start();
   const stopFactChanges = await dropOnChange(database, facts, app.log);
@@ -92,6 +99,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     ingestor,
     feed,
     retention,
+    webhooks,
     close() {
       closed ??= (async () => {
         clearInterval(usageTimer);
@@ -99,6 +107,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
         await app.close();
         await ingestor.drain();
         await feed.stop();
+        await webhooks.stop();
         await Promise.all(stages.map((stage) => stage.close?.()));
         await stopFactChanges();
         // Losing last-used times is acceptable at shutdown; failing to close the database is not.

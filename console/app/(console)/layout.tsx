@@ -14,6 +14,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: '/live', label: 'Live' },
   ];
   if (viewer.isAdmin) items.push({ href: '/security', label: 'Security' }, { href: '/supervisors', label: 'Supervisors' });
+  if (viewer.isAdmin) items.push({ href: '/webhooks', label: 'Webhooks' });
   return (
     <div className="shell">
       <TimeZoneCookie />

@@ -2,6 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { accountAudit, type AccountAuditRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { newId } from '../ids.js';
+import { enqueueWebhookEvent } from '../webhooks/outbox.js';
 
 export const accountActions = [
   'create',
@@ -47,7 +48,27 @@ export async function recordAccountChange(
     subjectName: subject.username,
     detail,
   });
+  const type = ACCOUNT_WEBHOOK[action];
+  if (type) {
+    await enqueueWebhookEvent(db, {
+      type,
+      data: { account_id: subject.id, username: subject.username, change: action, detail, actor: { kind: actor.kind, name: actor.name } },
+    });
+  }
 }
+
+/**
+ * Changes to an account itself are announced; its tokens and sessions are not (a token is minted by every script
+ * that signs in, which would drown the interesting changes).
+ */
+const ACCOUNT_WEBHOOK: Partial<Record<AccountAction, 'account.created' | 'account.updated' | 'account.deleted'>> = {
+  create: 'account.created',
+  delete: 'account.deleted',
+  disable: 'account.updated',
+  enable: 'account.updated',
+  reset_password: 'account.updated',
+  set_role: 'account.updated',
+};
 
 /** Newest first; `username` narrows to the changes made to one account (deleted accounts included). */
 export async function accountHistory(db: Queryable, options: { username?: string; limit: number }): Promise<AccountAuditEntry[]> {

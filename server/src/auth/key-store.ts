@@ -14,6 +14,7 @@ import {
   type CredentialExpired,
   type CredentialState,
 } from './lifetimes.js';
+import { enqueueWebhookEvent } from '../webhooks/outbox.js';
 import { mintSecret, sha256Hex } from './secrets.js';
 
 export type KeyKind = 'write' | 'client';
@@ -160,7 +161,15 @@ export class KeyStore {
   async create(kind: KeyKind, name: string, db: Queryable = this.database.db, expiresAt: Date | null = null) {
     const minted = mintSecret(kind);
     const id = newId('key');
-    await db.insert(apiKeys).values({ id, kind, name, hash: minted.hash, displayPrefix: minted.displayPrefix, expiresAt, createdAt: this.now() });
+    const write = async (tx: Queryable) => {
+      await tx.insert(apiKeys).values({ id, kind, name, hash: minted.hash, displayPrefix: minted.displayPrefix, expiresAt, createdAt: this.now() });
+      await enqueueWebhookEvent(tx, {
+        type: 'key.created',
+        data: { key_id: id, kind, name, display_prefix: minted.displayPrefix, expires_at: expiresAt?.toISOString() ?? null },
+      });
+    };
+    // The key and its announcement commit together; a caller's transaction is used as is.
+    await (db === this.database.db ? this.database.db.transaction(write) : write(db));
     return { id, kind, name, key: minted.secret, display_prefix: minted.displayPrefix, expires_at: expiresAt?.toISOString() ?? null };
   }
 
@@ -228,13 +237,18 @@ export class KeyStore {
   /** Returns false when no such key exists; revoking twice is harmless. */
   async revoke(id: string): Promise<boolean> {
     const revoked = await this.database.db.transaction(async (tx) => {
-      const [row] = await tx.select({ hash: apiKeys.hash }).from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+      const [row] = await tx
+        .select({ hash: apiKeys.hash, revokedAt: apiKeys.revokedAt, kind: apiKeys.kind, name: apiKeys.name })
+        .from(apiKeys)
+        .where(eq(apiKeys.id, id))
+        .limit(1);
       if (!row) return undefined;
       await tx
         .update(apiKeys)
         .set({ revokedAt: sql`now()` })
         .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
       await tx.execute(sql`SELECT pg_notify(${KEY_REVOKED_CHANNEL}, ${row.hash})`);
+      if (!row.revokedAt) await enqueueWebhookEvent(tx, { type: 'key.revoked', data: { key_id: id, kind: row.kind, name: row.name } });
       return row.hash;
     });
     if (revoked === undefined) return false;

@@ -120,6 +120,22 @@ export const envSchema = z.object({
   VIGIL_JS_EVENTS_BURST: int(1, 10_000_000).default(100),
   /** Hours a rotated key or API token keeps working beside its replacement, when the rotation names none; 0: none. */
   VIGIL_KEY_ROTATION_OVERLAP_HOURS: int(0, 720).default(DEFAULT_OVERLAP_HOURS),
+  /** `1`: webhook endpoints may be private, loopback or link-local addresses (on-premise receivers). Default: refused. */
+  VIGIL_WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0', 'on', 'off'])
+    .transform((v) => ['true', '1', 'on'].includes(v))
+    .default(false),
+  /** Webhook messages this process sends at once; 0: it delivers none (another process does). */
+  VIGIL_WEBHOOK_WORKERS: int(0, 64).default(4),
+  /** Seconds a webhook receiver has to connect and answer; slower counts as a failed attempt. */
+  VIGIL_WEBHOOK_TIMEOUT_SECONDS: int(1, 120).default(10),
+  /** Attempts before a webhook message is dead-lettered. */
+  VIGIL_WEBHOOK_MAX_ATTEMPTS: int(1, 100).default(10),
+  /** Backoff of webhook retries: attempt n waits a random time up to min(max, base × 2^(n-1)) ms (full jitter). */
+  VIGIL_WEBHOOK_RETRY_BASE_MS: int(1, 3_600_000).default(10_000),
+  VIGIL_WEBHOOK_RETRY_MAX_MS: int(1, 86_400_000).default(21_600_000),
+  /** How often each delivering process looks for due webhook messages (new ones also wake it at once). */
+  VIGIL_WEBHOOK_POLL_MS: int(10, 600_000).default(1_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../db/handle.js';
 import { requirePermission } from '../http/supervisor-guard.js';
 import type { EventFeed } from '../live/event-feed.js';
 import type { SupervisorDevices } from '../registry/service.js';
+import type { Webhooks } from '../webhooks/webhooks.js';
 import type { RegistryRepository } from '../registry/repository.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
@@ -19,6 +20,7 @@ export interface GraphqlServices {
   registry: RegistryRepository;
   supervisorDevices: SupervisorDevices;
   behaviorDefinitions: BehaviorDefinitions;
+  webhooks: Webhooks;
 }
 
 /** Per request: who is asking (already authenticated at the HTTP edge) and fresh DataLoaders. */

@@ -8,13 +8,14 @@ import { DeviceConnectionResolver, DeviceResolver } from './resolvers/devices.js
 import { EventResolver } from './resolvers/events.js';
 import { LiveResolver } from './resolvers/live.js';
 import { ReportingResolver } from './resolvers/reporting.js';
+import { WebhooksResolver } from './resolvers/webhooks.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
 /** The schema, built once per process from the type-graphql classes (the classes are the single source). */
 export function vigilSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver, LiveResolver],
+    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver, LiveResolver, WebhooksResolver],
     // type-graphql wants a PubSub whenever there are subscriptions; eventAdded subscribes to the live feed itself.
     pubSub: {
       publish: () => {},

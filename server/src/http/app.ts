@@ -7,6 +7,7 @@ import type { BrowserSupport } from '../handprint/browser.js';
 import { VigilError } from '../errors.js';
 import type { Ingestor } from '../ingest/ingestor.js';
 import type { EventFeed } from '../live/event-feed.js';
+import type { Webhooks } from '../webhooks/webhooks.js';
 import { limits } from '../ingest/limits.js';
 import { answerClientError } from './client-errors.js';
 import type { Metrics } from './metrics.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   browser: BrowserSupport;
   /** The live feed `eventAdded` subscriptions (graphql-ws on /graphql) read. */
   feed: EventFeed;
+  /** Webhook subscriptions and redelivery, for admin GraphQL. */
+  webhooks: Webhooks;
 }
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -5,7 +5,7 @@ import type { RiskOptions } from '../risk/evaluate.js';
 import type { FactCache } from './fact-cache.js';
 import { GroupCommitter, type ItemFailure } from './group-commit.js';
 import type { NormalizedEvent } from './normalize.js';
-import { storeBatch, type PendingEvent, type StoredOutcome } from './store.js';
+import { storeBatch, type BatchOutbox, type PendingEvent, type StoredOutcome } from './store.js';
 
 /** What ingestion reports to metrics; a no-op implementation is fine for the CLI. */
 export interface IngestObserver {
@@ -20,6 +20,8 @@ export interface IngestorOptions {
   observer: IngestObserver;
   /** Hot facts of this process (ingest/fact-cache.ts); none: every batch reads. */
   cache?: FactCache;
+  /** Writes made with each batch (webhooks' outbox); none: only the events and their facts. */
+  outbox?: BatchOutbox;
 }
 
 // Deadlock and serialization failures are the database asking us to try again.
@@ -59,7 +61,7 @@ export class Ingestor {
   private async commit(items: PendingEvent[]): Promise<(StoredOutcome | ItemFailure)[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await storeBatch(this.options.database.db, items, this.options.risk, this.options.cache);
+        return await storeBatch(this.options.database.db, items, this.options.risk, this.options.cache, this.options.outbox);
       } catch (error) {
         // A commit meeting a database fault makes /readyz not ready at once, without waiting for its next ping.
         this.options.database.health.observe(error);

@@ -1,4 +1,4 @@
-import { join, preparedRows, sql, type Sql } from '../db/statement.js';
+import { join, preparedRows, raw, sql, type Sql } from '../db/statement.js';
 import { keys, probe, readAll, records, recordsJson, writeAll } from '../db/compose.js';
 import type { Db, Queryable } from '../db/handle.js';
 import { VigilError } from '../errors.js';
@@ -15,6 +15,12 @@ export interface PendingEvent {
   event: NormalizedEvent;
   handprintId: string;
 }
+
+/**
+ * Extra writes for a batch's stored events, made in the batch's own write statement (webhooks' outbox). `claimed`
+ * names the CTE that claimed the batch's idempotency keys (its `event_id`s), when there is one. Null: nothing to write.
+ */
+export type BatchOutbox = (batch: readonly Pending[], insights: readonly Insights[], claimed: Sql | null) => Sql | null;
 
 /** `replayed`: an earlier event with the same idempotency key answered; nothing new was stored or counted. */
 export interface StoredOutcome {
@@ -46,24 +52,25 @@ export async function storeBatch(
   batch: PendingEvent[],
   risk: RiskOptions,
   cache?: FactCache,
+  outbox?: BatchOutbox,
 ): Promise<(StoredOutcome | ItemFailure)[]> {
   const pending = batch.map((p) => ({ ...p, eventId: newId('evt') }));
   if (risk.stages.some((s) => s.transactional?.(pending))) {
-    return db.transaction((tx) => storeIn(tx, pending, risk, true));
+    return db.transaction((tx) => storeIn(tx, pending, risk, true, undefined, false, outbox));
   }
-  if (!cache || cache.capacity === 0) return storeIn(db, pending, risk, false);
+  if (!cache || cache.capacity === 0) return storeIn(db, pending, risk, false, undefined, false, outbox);
   try {
-    return await storeIn(db, pending, risk, false, cache);
+    return await storeIn(db, pending, risk, false, cache, false, outbox);
   } catch (error) {
     // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
     // the cache.
     if (!isStaleFacts(error)) throw error;
     cache.commits.stale++;
-    return storeIn(db, pending, risk, false, cache, true);
+    return storeIn(db, pending, risk, false, cache, true, outbox);
   }
 }
 
-type Pending = PendingEvent & { eventId: string };
+export type Pending = PendingEvent & { eventId: string };
 
 /**
  * With a cache, each part of the read (devices, handprints, each stage's facts) comes from the cache when all of
@@ -79,6 +86,7 @@ async function storeIn(
   locked: boolean,
   cache?: FactCache,
   readEverything = false,
+  outbox?: BatchOutbox,
 ): Promise<(StoredOutcome | ItemFailure)[]> {
   const outcomes: (StoredOutcome | ItemFailure | undefined)[] = new Array(batch.length);
   const keyed = new Map<string, number[]>();
@@ -134,8 +142,11 @@ async function storeIn(
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
     const answers = evaluated.insights.map((insights) => JSON.stringify(insights));
     const { claim, insert } = insertEvents(pending, evaluated.insights, answers, stale);
-    const inserted = await writeAll<{ id: string }>(db, [...writes, ...evaluated.writes, ...(claim ? [claim] : [])], (ctes) =>
-      insert(claim ? ctes.at(-1)! : null),
+    const parts = [...writes, ...evaluated.writes, ...(claim ? [claim] : [])];
+    // writeAll names its parts w0, w1, …: the outbox reads the claim's RETURNING by that name.
+    const announce = outbox?.(pending, evaluated.insights, claim ? raw(`w${parts.length - 1}`) : null);
+    const inserted = await writeAll<{ id: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) =>
+      insert(claim ? ctes[parts.length - 1]! : null),
     );
     if (cache) {
       for (const r of [remember, ...evaluated.remember]) r(cache);

@@ -2,8 +2,19 @@ import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { devices, registrations, registryAudit, type RegistrationRow, type RegistryAuditRow } from '@vigil/drizzle/schema';
 import type { DatabaseHandle, Queryable } from '../db/handle.js';
 import { newId } from '../ids.js';
+import { enqueueWebhookEvent } from '../webhooks/outbox.js';
+import type { WebhookEventType } from '../webhooks/event-types.js';
 import type { Actor } from './actor.js';
-import { transition, type Command, type Refusal, type Registration } from './state.js';
+import { transition, type AuditAction, type Command, type Refusal, type Registration } from './state.js';
+
+/** The webhook each audited move announces, in the move's transaction. */
+const WEBHOOK_OF: Record<AuditAction, WebhookEventType> = {
+  register: 'device.registered',
+  register_conflict: 'device.registration_conflict',
+  deactivate: 'device.deactivated',
+  reactivate: 'device.reactivated',
+  transfer: 'device.transferred',
+};
 
 /** The result of applying a command: expected refusals are data, the edge turns them into 404/409. */
 export type ApplyOutcome =
@@ -82,6 +93,21 @@ export class RegistryRepository {
           actorId: actor.id,
           actorName: actor.name,
           at: now,
+        });
+        await enqueueWebhookEvent(tx, {
+          type: WEBHOOK_OF[decided.audit.action],
+          timestamp: now,
+          data: {
+            device_id: deviceId,
+            status: (decided.next ?? current)?.status ?? null,
+            user_id: (decided.next ?? current)?.userId ?? null,
+            from_user: decided.audit.fromUser,
+            to_user: decided.audit.toUser,
+            reason: decided.audit.reason,
+            by: decided.audit.by,
+            metadata: decided.audit.metadata,
+            actor: { kind: actor.kind, name: actor.name },
+          },
         });
       }
       if (decided.ok) return { ok: true, registration: decided.next, changed: decided.changed, previous: current };

@@ -154,6 +154,27 @@ const operations = {
     }`,
   revokeSession: /* GraphQL */ `mutation ConsoleRevokeSession($id: ID!) { revokeSession(id: $id) { id revokedAt } }`,
   revokeToken: /* GraphQL */ `mutation ConsoleRevokeToken($id: ID!) { revokeToken(id: $id) { id revokedAt } }`,
+  webhooks: /* GraphQL */ `
+    query ConsoleWebhooks($subscriptionId: ID, $status: String) {
+      webhookEventTypes
+      webhookSubscriptions { id url description eventTypes tags scoreThreshold enabled disabledReason createdAt }
+      webhookMessages(subscriptionId: $subscriptionId, status: $status, limit: 100) {
+        id subscriptionId type status attempts lastStatus nextAttemptAt createdAt deliveredAt
+      }
+    }`,
+  webhookAttempts: /* GraphQL */ `
+    query ConsoleWebhookAttempts($messageId: ID!) { webhookAttempts(messageId: $messageId) { id attempt status durationMs error trigger at } }`,
+  createWebhookSubscription: /* GraphQL */ `
+    mutation ConsoleCreateWebhookSubscription($input: WebhookSubscriptionInput!) {
+      createWebhookSubscription(input: $input) { secret subscription { id } }
+    }`,
+  updateWebhookSubscription: /* GraphQL */ `
+    mutation ConsoleUpdateWebhookSubscription($id: ID!, $input: WebhookSubscriptionInput!) {
+      updateWebhookSubscription(id: $id, input: $input) { id enabled }
+    }`,
+  deleteWebhookSubscription: /* GraphQL */ `mutation ConsoleDeleteWebhookSubscription($id: ID!) { deleteWebhookSubscription(id: $id) { id } }`,
+  redeliverWebhookMessage: /* GraphQL */ `
+    mutation ConsoleRedeliverWebhookMessage($id: ID!) { redeliverWebhookMessage(id: $id) { status durationMs error } }`,
 };
 
 export type OperationName = keyof typeof operations;

@@ -130,6 +130,15 @@ export type TimeBucket =
   | 'HOUR'
   | 'WEEK';
 
+export type WebhookSubscriptionInput = {
+  description?: string | null | undefined;
+  enabled?: boolean | null | undefined;
+  eventTypes?: Array<string> | null | undefined;
+  scoreThreshold?: number | null | undefined;
+  tags?: Array<string> | null | undefined;
+  url?: string | null | undefined;
+};
+
 export type RegistrationFieldsFragment = { userId: string, role: string | null, branch: string | null, metadata: Record<string, unknown>, status: DeviceStatus, registeredAt: string, associatedSince: string, deactivatedAt: string | null, deactivationReason: string | null, deactivatedBy: string | null };
 
 export type DeviceFieldsFragment = { id: string, status: DeviceStatus, firstSeen: string | null, lastSeen: string | null, handprintId: string | null, model: string | null, osVersion: string | null, currentTags: Array<string>, registration: { userId: string, role: string | null, branch: string | null, metadata: Record<string, unknown>, status: DeviceStatus, registeredAt: string, associatedSince: string, deactivatedAt: string | null, deactivationReason: string | null, deactivatedBy: string | null } | null };
@@ -382,3 +391,47 @@ export type ConsoleRevokeTokenMutationVariables = Exact<{
 
 
 export type ConsoleRevokeTokenMutation = { revokeToken: { id: string, revokedAt: string | null } };
+
+export type ConsoleWebhooksQueryVariables = Exact<{
+  subscriptionId?: string | number | null | undefined;
+  status?: string | null | undefined;
+}>;
+
+
+export type ConsoleWebhooksQuery = { webhookEventTypes: Array<string>, webhookSubscriptions: Array<{ id: string, url: string, description: string, eventTypes: Array<string>, tags: Array<string>, scoreThreshold: number | null, enabled: boolean, disabledReason: string | null, createdAt: string }>, webhookMessages: Array<{ id: string, subscriptionId: string, type: string, status: string, attempts: number, lastStatus: number | null, nextAttemptAt: string, createdAt: string, deliveredAt: string | null }> };
+
+export type ConsoleWebhookAttemptsQueryVariables = Exact<{
+  messageId: string | number;
+}>;
+
+
+export type ConsoleWebhookAttemptsQuery = { webhookAttempts: Array<{ id: string, attempt: number, status: number | null, durationMs: number, error: string | null, trigger: string, at: string }> };
+
+export type ConsoleCreateWebhookSubscriptionMutationVariables = Exact<{
+  input: WebhookSubscriptionInput;
+}>;
+
+
+export type ConsoleCreateWebhookSubscriptionMutation = { createWebhookSubscription: { secret: string, subscription: { id: string } } };
+
+export type ConsoleUpdateWebhookSubscriptionMutationVariables = Exact<{
+  id: string | number;
+  input: WebhookSubscriptionInput;
+}>;
+
+
+export type ConsoleUpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, enabled: boolean } };
+
+export type ConsoleDeleteWebhookSubscriptionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleDeleteWebhookSubscriptionMutation = { deleteWebhookSubscription: { id: string } };
+
+export type ConsoleRedeliverWebhookMessageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleRedeliverWebhookMessageMutation = { redeliverWebhookMessage: { status: number | null, durationMs: number, error: string | null } };
