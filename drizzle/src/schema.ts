@@ -7,3 +7,4 @@ export * from './schema/registry.js';
 export * from './schema/supervisors.js';
 export * from './schema/behaviors.js';
 export * from './schema/intel.js';
+export * from './schema/data-requests.js';

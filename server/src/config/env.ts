@@ -117,6 +117,8 @@ export const envSchema = z.object({
   /** POST /js/events per client IP: sustained requests per second (0 disables) and burst. */
   VIGIL_JS_EVENTS_RPS: int(0, 1_000_000).default(10),
   VIGIL_JS_EVENTS_BURST: int(1, 10_000_000).default(100),
+  /** Directory of pg_dump and pg_restore for `vigil backup`/`restore` on PostgreSQL. Unset: the server's major version under /usr/lib/postgresql, else PATH. */
+  VIGIL_PG_BIN_DIR: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
