@@ -11,11 +11,25 @@ import { listTables } from './tables.js';
 export interface PostgresTarget {
   /** DATABASE_URL. */
   url: string;
-  /** A connection to the same database, for the checks before and after. */
-  db: Queryable;
   /** VIGIL_PG_BIN_DIR. */
   binDir?: string;
   progress: Progress;
+}
+
+/**
+ * One plain connection for the checks around pg_dump and pg_restore: not Vigil's pools, whose extra connections
+ * (health probes) would count as other sessions on the database being restored.
+ */
+async function withConnection<T>(url: string, work: (db: Queryable) => Promise<T>): Promise<T> {
+  const { default: pg } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const client = new pg.Client({ connectionString: url, application_name: 'vigil backup' });
+  await client.connect();
+  try {
+    return await work(drizzle(client) as unknown as Queryable);
+  } finally {
+    await client.end();
+  }
 }
 
 async function serverMajor(db: Queryable): Promise<number> {
@@ -64,7 +78,7 @@ function run(path: string, args: string[], env: NodeJS.ProcessEnv, progress: Pro
  * in pg_dump's custom format. Safe while Vigil serves: pg_dump reads one snapshot and takes only share locks.
  */
 export async function backupPostgres(target: PostgresTarget, file: string): Promise<void> {
-  const tool = findPgTool('pg_dump', await serverMajor(target.db), target.binDir);
+  const tool = findPgTool('pg_dump', await withConnection(target.url, serverMajor), target.binDir);
   const { dbname, env } = connection(target.url);
   target.progress(`pg_dump ${tool.major} (${tool.path}) → ${file}`);
   await run(tool.path, ['--format=custom', '--verbose', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${dbname}`], env, target.progress);
@@ -77,8 +91,16 @@ export async function backupPostgres(target: PostgresTarget, file: string): Prom
  * running Vigil) are refused, since they would write into a half-restored database.
  */
 export async function restorePostgres(target: PostgresTarget, file: string, force: boolean): Promise<void> {
+  const tool = await withConnection(target.url, (db) => prepareTarget(db, target, force));
+  const { dbname, env } = connection(target.url);
+  target.progress(`pg_restore ${tool.major} (${tool.path}) ← ${file} (${mb(statSync(file).size)})`);
+  await run(tool.path, ['--verbose', '--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${dbname}`, file], env, target.progress);
+}
+
+/** The checks before a restore (no other session, empty unless forced), the schemas dropped when forced. */
+async function prepareTarget(db: Queryable, target: PostgresTarget, force: boolean) {
   const [others] = await rows<{ n: number; apps: string | null }>(
-    target.db,
+    db,
     sql`SELECT count(*)::int AS n, string_agg(DISTINCT nullif(application_name, ''), ', ') AS apps
         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
   );
@@ -88,21 +110,19 @@ export async function restorePostgres(target: PostgresTarget, file: string, forc
         'stop every Vigil process using it before restoring, then start them again afterwards.',
     );
   }
-  const tables = await listTables(target.db);
+  const tables = await listTables(db);
   if (tables.length > 0 && !force) {
     throw new BackupError(
       `The target database is not empty (${tables.length} tables): restore into a new, empty database, ` +
         'or pass --force to replace everything in it.',
     );
   }
-  const tool = findPgTool('pg_restore', await serverMajor(target.db), target.binDir);
+  const tool = findPgTool('pg_restore', await serverMajor(db), target.binDir);
   if (tables.length > 0) {
     target.progress('--force: dropping the schemas public and drizzle of the target');
-    await target.db.execute(sql`DROP SCHEMA IF EXISTS drizzle CASCADE`);
-    await target.db.execute(sql`DROP SCHEMA IF EXISTS public CASCADE`);
-    await target.db.execute(sql`CREATE SCHEMA public`);
+    await db.execute(sql`DROP SCHEMA IF EXISTS drizzle CASCADE`);
+    await db.execute(sql`DROP SCHEMA IF EXISTS public CASCADE`);
+    await db.execute(sql`CREATE SCHEMA public`);
   }
-  const { dbname, env } = connection(target.url);
-  target.progress(`pg_restore ${tool.major} (${tool.path}) ← ${file} (${mb(statSync(file).size)})`);
-  await run(tool.path, ['--verbose', '--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${dbname}`, file], env, target.progress);
+  return tool;
 }

@@ -1,7 +1,6 @@
 import { backupPglite } from '../backup/pglite.js';
 import { backupPostgres } from '../backup/postgres.js';
 import { loadConfig } from '../config/load.js';
-import { openDatabase } from '../db/open.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
 
 /** Progress goes to stderr, so stdout carries only the result. */
@@ -18,12 +17,7 @@ export async function backupCommand(args: ParsedArgs): Promise<void> {
   if (!env.DATABASE_URL) {
     await backupPglite(env.VIGIL_DATA_DIR, file, progress);
   } else {
-    const database = await openDatabase(env, { migrate: false, purpose: 'vigil backup' });
-    try {
-      await backupPostgres({ url: env.DATABASE_URL, db: database.db, binDir: env.VIGIL_PG_BIN_DIR, progress }, file);
-    } finally {
-      await database.close();
-    }
+    await backupPostgres({ url: env.DATABASE_URL, binDir: env.VIGIL_PG_BIN_DIR, progress }, file);
   }
   process.stdout.write(`Backup written to ${file} (${env.DATABASE_URL ? 'postgres' : 'pglite'}).\n`);
 }

@@ -3,7 +3,6 @@ import { backupKind } from '../backup/format.js';
 import { restorePglite } from '../backup/pglite.js';
 import { restorePostgres } from '../backup/postgres.js';
 import { loadConfig } from '../config/load.js';
-import { openDatabase } from '../db/open.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { progress } from './backup.js';
 
@@ -33,12 +32,7 @@ export async function restoreCommand(args: ParsedArgs): Promise<void> {
   if (!env.DATABASE_URL) {
     await restorePglite(env.VIGIL_DATA_DIR, file, force, progress);
   } else {
-    const database = await openDatabase(env, { migrate: false, purpose: 'vigil restore' });
-    try {
-      await restorePostgres({ url: env.DATABASE_URL, db: database.db, binDir: env.VIGIL_PG_BIN_DIR, progress }, file, force);
-    } finally {
-      await database.close();
-    }
+    await restorePostgres({ url: env.DATABASE_URL, binDir: env.VIGIL_PG_BIN_DIR, progress }, file, force);
   }
   process.stdout.write(`Restored ${file} (${kind}). Start Vigil as usual; it applies any newer migrations.\n`);
 }
