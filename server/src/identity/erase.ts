@@ -86,9 +86,14 @@ export async function eraseIdentity(db: Db, values: IdentityValues, options: Era
     if (n) progress(`behavior_points ${part}: ${n} rewritten`);
     count('behavior_points', n);
   }
-  // Events last: the identity's events are where its e-mails and phones were found, so an erasure interrupted
-  // before this point finds them all again when run once more.
-  for (const part of await leafPartitions(db, 'events')) {
+  // Events last, and the identity's own events after everyone else's: they are where its e-mails and phones are
+  // found, so an erasure interrupted anywhere finds every value not yet erased when run once more.
+  const parts = await leafPartitions(db, 'events');
+  const fields = sql`json_build_object('id', id, 'own', identity IS NOT DISTINCT FROM ${values.identity}, 'key_id', key_id,
+    'identity', identity, 'idempotency_key', idempotency_key, 'session_id', session_id, 'user_agent', user_agent,
+    'ip', ip, 'properties', properties, 'response', response)`;
+  for (const part of parts) {
+    // Others' events quoting the identity or its contacts: a walk of the whole partition in id order.
     let cursor = '';
     let scanned = 0;
     let rewritten = 0;
@@ -97,21 +102,39 @@ export async function eraseIdentity(db: Db, values: IdentityValues, options: Era
         db,
         sql`WITH w AS (SELECT * FROM ${sql.raw(part)} WHERE id > ${cursor} ORDER BY id LIMIT ${batch})
             SELECT (SELECT max(id) FROM w) AS last, (SELECT count(*)::int FROM w) AS n,
-                   (SELECT json_agg(json_build_object('id', id, 'own', identity IS NOT DISTINCT FROM ${values.identity}, 'key_id', key_id,
-                      'identity', identity, 'idempotency_key', idempotency_key, 'session_id', session_id, 'user_agent', user_agent,
-                      'ip', ip, 'properties', properties, 'response', response))
-                    FROM w WHERE identity = ${values.identity}
-                      OR ${holds(sql`concat_ws(' ', identity, idempotency_key, session_id, user_agent, properties::text, response::text)`, shared)}) AS hits`,
+                   (SELECT json_agg(${fields}) FROM w WHERE identity IS DISTINCT FROM ${values.identity}
+                      AND ${holds(sql`concat_ws(' ', identity, idempotency_key, session_id, user_agent, properties::text, response::text)`, shared)}) AS hits`,
       );
       if (!window?.last) break;
       cursor = window.last;
       scanned += window.n;
-      const hits = window.hits ?? [];
-      if (hits.length) rewritten += await rewriteEvents(db, part, hits, own, shared);
+      if (window.hits?.length) rewritten += await rewriteEvents(db, part, window.hits, own, shared);
       if (window.n < batch) break;
       if (scanned % (batch * 50) === 0) progress(`events ${part}: ${scanned} scanned, ${rewritten} rewritten`);
     }
     if (scanned) progress(`events ${part}: ${scanned} scanned, ${rewritten} rewritten`);
+    count('events', rewritten);
+  }
+  for (const part of parts) {
+    // The identity's own events, through its index (identity, occurred_at).
+    let after: { at: string; id: string } | null = null;
+    let rewritten = 0;
+    for (;;) {
+      const hits: (EventHit & { at: string })[] = (
+        await rows<{ e: EventHit & { at: string } }>(
+          db,
+          sql`SELECT ${fields}::jsonb || jsonb_build_object('at', occurred_at::text) AS e FROM ${sql.raw(part)}
+              WHERE identity = ${values.identity} ${after ? sql`AND (occurred_at, id) > (${after.at}::timestamptz, ${after.id})` : sql``}
+              ORDER BY occurred_at, id LIMIT ${batch}`,
+        )
+      ).map((r) => r.e);
+      if (hits.length === 0) break;
+      rewritten += await rewriteEvents(db, part, hits, own, shared);
+      after = { at: hits.at(-1)!.at, id: hits.at(-1)!.id };
+      if (hits.length < batch) break;
+      if (rewritten % (batch * 50) === 0) progress(`the identity's events ${part}: ${rewritten} rewritten`);
+    }
+    if (rewritten) progress(`the identity's events ${part}: ${rewritten} rewritten`);
     count('events', rewritten);
   }
   await db.execute(sql`SELECT pg_notify(${FACTS_CHANNEL}, ${ERASED_NOTICE})`);
