@@ -149,6 +149,11 @@ describe.each(testDrivers())('identity export and erasure on %s', (driver) => {
     const logged = await rows<{ action: string; detail: Record<string, unknown> }>(db, sql`SELECT action, detail FROM data_requests ORDER BY at, id`);
     expect(logged.map((l) => l.action)).toEqual(['export', 'erase']);
     expect(JSON.stringify(logged)).not.toContain(erasure.pseudonym);
+    // Asked again, an admin finds what was done for her by her identity, which the log itself does not hold.
+    const asked = await graphql(server, admin.token, 'query($i: String!) { identityRequests(identity: $i) { action actorName detail } }', { i: IDENTITY });
+    expect(asked.body.data.identityRequests.map((r: any) => r.action)).toEqual(['erase', 'export']);
+    expect(asked.body.data.identityRequests[0]).toMatchObject({ actorName: admin.username, detail: { changed: { events: 12 } } });
+    expect((await graphql(server, admin.token, '{ identityRequests(identity: "nobody") { id } }')).body.data.identityRequests).toEqual([]);
 
     // New events on her devices and phone, through the warm fact cache: nothing brings her back.
     await send('dave', { device_id: 'dev-ann', phone: PHONE, amount: 1 });

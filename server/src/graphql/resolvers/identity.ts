@@ -1,9 +1,10 @@
-import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { supervisorActor } from '../../auth/account-audit.js';
 import { VigilError } from '../../errors.js';
 import { IdentityRequests } from '../../identity/requests.js';
+import { dataRequestsFor, subjectHasher } from '../../identity/audit.js';
 import type { GraphqlContext } from '../context.js';
-import { IdentityErasure, IdentityExport } from '../types/identity.js';
+import { DataRequest, IdentityErasure, IdentityExport } from '../types/identity.js';
 
 /** An export answered in one GraphQL response is held in memory whole; larger ones stream from the CLI. */
 export const GRAPHQL_EXPORT_MAX_EVENTS = 10_000;
@@ -34,5 +35,13 @@ export class IdentityResolver {
     ctx.require('admin');
     const report = await new IdentityRequests(ctx.services.database).erase(supervisorActor(ctx.principal.supervisor), identity);
     return { requestId: report.requestId, pseudonym: report.pseudonym, found: report.found, changed: report.changed };
+  }
+
+  @Query(() => [DataRequest], { description: 'The exports and erasures carried out for an identity, newest first, found by its keyed hash (admin).' })
+  async identityRequests(@Ctx() ctx: GraphqlContext, @Arg('identity', () => String) identity: string): Promise<DataRequest[]> {
+    ctx.require('admin');
+    const hash = (await subjectHasher(ctx.services.database))(identity);
+    const found = await dataRequestsFor(ctx.services.database.db, hash);
+    return found.map((r) => ({ id: r.id, at: r.at, action: r.action, actorKind: r.actorKind, actorName: r.actorName, detail: r.detail ?? null }));
   }
 }

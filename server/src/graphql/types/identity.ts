@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'Everything Vigil holds about one identity (a data-protection access request).' })
 export class IdentityExport {
@@ -28,4 +28,25 @@ export class IdentityErasure {
 
   @Field(() => GraphQLJSONObject, { description: 'Rows changed or deleted per table.' })
   changed!: Record<string, number>;
+}
+
+@ObjectType({ description: 'An export or erasure carried out, from the data-request log (the identity itself is not kept).' })
+export class DataRequest {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => GraphQLISODateTime)
+  at!: Date;
+
+  @Field(() => String, { description: '`export` or `erase`.' })
+  action!: string;
+
+  @Field(() => String, { description: '`supervisor` or `cli`.' })
+  actorKind!: string;
+
+  @Field(() => String, { description: 'Username of the supervisor, or `cli:<os user>`.' })
+  actorName!: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Counts of what was exported or changed per table.' })
+  detail!: Record<string, unknown> | null;
 }
