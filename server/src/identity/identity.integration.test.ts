@@ -196,3 +196,36 @@ describe.each(testDrivers())('identity export and erasure on %s', (driver) => {
     for (const value of [gina, mail]) expect(await survivors(server, value), value).toEqual([]);
   });
 });
+
+describe.each(testDrivers())('identity erasure and the fact cache on %s', (driver) => {
+  let server: TestVigil;
+  // Without behaviors, batches take their facts from the per-process cache (behaviors need a transaction).
+  beforeAll(async () => {
+    server = await startTestVigil(driver);
+  });
+  afterAll(async () => server?.close());
+
+  /** Entries in the server's fact cache, from its /metrics. */
+  const cachedFacts = async () => {
+    const text = (await server.get('/metrics', { key: null })).text;
+    return Number(/^vigil_fact_cache_entries (\d+)$/m.exec(text)?.[1]);
+  };
+
+  it('empties the cache of every process, so her identity and phone are not kept in memory', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await server.post('/events', { event: 'login', identity: IDENTITY, properties: { device_id: 'dev-cache', phone: PHONE } });
+      expect(res.status, res.text).toBe(200);
+    }
+    expect(await cachedFacts()).toBeGreaterThan(0);
+    const { admin } = await supervisorAccounts(server);
+    const res = await graphql(server, admin.token, 'mutation($i: String!) { eraseIdentity(identity: $i) { requestId } }', { i: IDENTITY });
+    expect(res.body.errors, res.text).toBeUndefined();
+    // Told over the database's notification channel, which on PostgreSQL arrives a moment after the answer.
+    await expect.poll(cachedFacts, { timeout: 10_000 }).toBe(0);
+    // The next events on her device and phone are answered and stored without bringing her back.
+    const next = await server.post('/events', { event: 'login', identity: 'ivan', properties: { device_id: 'dev-cache', phone: PHONE } });
+    expect(next.status, next.text).toBe(200);
+    expect(next.body.phone_intel.identities_seen).toBe(1);
+    expect(await survivors(server, IDENTITY)).toEqual([]);
+  });
+});
