@@ -8,3 +8,4 @@ export * from './schema/supervisors.js';
 export * from './schema/behaviors.js';
 export * from './schema/intel.js';
 export * from './schema/webhooks.js';
+export * from './schema/data-requests.js';

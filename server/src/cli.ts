@@ -10,6 +10,10 @@ import { serve } from './cli/serve.js';
 import { retentionCommand, statsCommand } from './cli/storage.js';
 import { supervisorsCommand, tokensCommand } from './cli/supervisors.js';
 import { webhooksCommand } from './cli/webhooks.js';
+import { backupCommand } from './cli/backup.js';
+import { restoreCommand } from './cli/restore.js';
+import { identityCommand } from './cli/identity.js';
+import { BackupError } from './backup/errors.js';
 
 const USAGE = `Usage: vigil <command>
 
@@ -40,6 +44,10 @@ const USAGE = `Usage: vigil <command>
   tokens revoke ID                                revoke a token at once
   webhooks create|list|update|delete|messages|attempts|redeliver
                                                   webhook subscriptions and their delivery log (README, Webhooks)
+  backup --to FILE                                back up the database (PostgreSQL: pg_dump; PGlite: stop the server first)
+  restore --from FILE [--force]                   restore a backup into an empty database (--force: replace what is there)
+  identity export IDENTITY                        JSON of everything held about an identity (audited)
+  identity erase IDENTITY [--json]                erase an identity, its e-mails and phones; counters keep their totals (audited)
 
 See the README for every environment variable and the config file.`;
 
@@ -69,6 +77,12 @@ async function main(argv: string[]): Promise<void> {
       return tokensCommand(args);
     case 'webhooks':
       return webhooksCommand(args);
+    case 'backup':
+      return backupCommand(args);
+    case 'restore':
+      return restoreCommand(args);
+    case 'identity':
+      return identityCommand(args);
     case undefined:
     case 'help':
     case '--help':
@@ -81,7 +95,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   // Expected failures get a clear sentence; anything else gets its stack for a bug report.
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirError) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirError || error instanceof BackupError) {
     process.stderr.write(`vigil: ${error.message}\n`);
     process.exit(2);
   }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 // Crockford base32: sortable as text, no ambiguous letters.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdKind = 'evt' | 'dev' | 'key' | 'sup' | 'tok' | 'ses' | 'aud' | 'whs' | 'msg' | 'wha';
+export type IdKind = 'evt' | 'dev' | 'key' | 'sup' | 'tok' | 'ses' | 'aud' | 'whs' | 'msg' | 'wha' | 'dsr';
 
 // Random bytes are drawn from the CSPRNG in blocks: one call per id cost more than the rest of id making.
 const POOL_SIZE = 10 * 256;

@@ -18,7 +18,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** The CLI acts with shell access to the server; the audit names the operating-system user who ran it. */
-function cliActor(): Actor {
+export function cliActor(): Actor {
   let user = 'unknown';
   try {
     user = userInfo().username;

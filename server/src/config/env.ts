@@ -136,6 +136,8 @@ export const envSchema = z.object({
   VIGIL_WEBHOOK_RETRY_MAX_MS: int(1, 86_400_000).default(21_600_000),
   /** How often each delivering process looks for due webhook messages (new ones also wake it at once). */
   VIGIL_WEBHOOK_POLL_MS: int(10, 600_000).default(1_000),
+  /** Directory of pg_dump and pg_restore for `vigil backup`/`restore` on PostgreSQL. Unset: the server's major version under /usr/lib/postgresql, else PATH. */
+  VIGIL_PG_BIN_DIR: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -6,6 +6,7 @@ import { AdminResolver } from './resolvers/admin.js';
 import { BehaviorResolver } from './resolvers/behaviors.js';
 import { DeviceConnectionResolver, DeviceResolver } from './resolvers/devices.js';
 import { EventResolver } from './resolvers/events.js';
+import { IdentityResolver } from './resolvers/identity.js';
 import { LiveResolver } from './resolvers/live.js';
 import { ReportingResolver } from './resolvers/reporting.js';
 import { WebhooksResolver } from './resolvers/webhooks.js';
@@ -15,7 +16,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema, built once per process from the type-graphql classes (the classes are the single source). */
 export function vigilSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver, LiveResolver, WebhooksResolver],
+    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver, LiveResolver, WebhooksResolver, IdentityResolver],
     // type-graphql wants a PubSub whenever there are subscriptions; eventAdded subscribes to the live feed itself.
     pubSub: {
       publish: () => {},

@@ -55,7 +55,7 @@ async function readSecret(database: DatabaseHandle, name: string): Promise<strin
 }
 
 /** Insert-if-absent, then read back: two processes starting together on one database end up with the same value. */
-async function generateOnce(database: DatabaseHandle, name: string, make: () => string): Promise<string> {
+export async function generateOnce(database: DatabaseHandle, name: string, make: () => string): Promise<string> {
   const existing = await readSecret(database, name);
   if (existing !== null) return existing;
   await database.db.insert(generatedSecrets).values({ name, value: make() }).onConflictDoNothing();

@@ -60,6 +60,9 @@ export const MAX_CACHED_LIST = 64;
 /** The channel on which registration changes are announced (migration 0007's trigger): `registration <device id>`. */
 export const FACTS_CHANNEL = 'vigil_facts';
 
+/** Announced on FACTS_CHANNEL after an identity erasure: every process empties its cache. */
+export const ERASED_NOTICE = 'erased';
+
 /**
  * Drops a registration from the cache as soon as any process announces its change, which spares the batch that
  * would have found it stale a failed write. A lost channel loses nothing but that saving.
@@ -70,6 +73,8 @@ export async function dropOnChange(
   log: { warn(obj: object, msg: string): void },
 ): Promise<() => Promise<void>> {
   const onMessage = (payload: string) => {
+    // An identity erasure (identity/erase.ts): cached identities and contacts may hold what was erased.
+    if (payload === ERASED_NOTICE) return cache.clear();
     const at = payload.indexOf(' ');
     if (payload.slice(0, at) === 'registration') cache.drop(factKey.registration(payload.slice(at + 1)));
   };
