@@ -66,8 +66,14 @@ describe.each(testDrivers())('identity export and erasure on %s', (driver) => {
   };
 
   beforeAll(async () => {
-    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }) });
+    // A webhook subscription on loopback (nothing listens: its messages stay pending), so registry moves leave
+    // messages quoting her in the outbox.
+    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }), VIGIL_WEBHOOK_ALLOW_PRIVATE: '1' });
     ({ admin, viewer } = await supervisorAccounts(server));
+    const hook = await graphql(server, admin.token, 'mutation($i: WebhookSubscriptionInput!) { createWebhookSubscription(input: $i) { secret } }', {
+      i: { url: 'http://127.0.0.1:9/hook', eventTypes: ['device.registered', 'device.transferred'] },
+    });
+    expect(hook.body.errors, hook.text).toBeUndefined();
     // The identity's events over three months (three partitions), with its e-mail, phone and address.
     for (let i = 0; i < 9; i++) {
       await send(
@@ -132,7 +138,7 @@ describe.each(testDrivers())('identity export and erasure on %s', (driver) => {
     expect(res.body.errors, res.text).toBeUndefined();
     const erasure = res.body.data.eraseIdentity;
     expect(erasure.found).toEqual({ emails: 2, phones: 2, ips: 2 });
-    expect(erasure.changed).toMatchObject({ events: 12, intel_sightings: 2, registrations: 1, registry_audit: 3, device_identities: 2 });
+    expect(erasure.changed).toMatchObject({ events: 12, intel_sightings: 2, registrations: 1, registry_audit: 3, device_identities: 2, webhook_messages: 3 });
 
     for (const value of [...ERASED, '203.0.113.7']) expect(await survivors(server, value), value).toEqual([]);
     const after = await totals(server);
