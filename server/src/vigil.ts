@@ -81,7 +81,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const retention = new RetentionJob({ db: database.db, retentionDays: env.VIGIL_RETENTION_DAYS, log: app.log });
   retention.start();
   const stopFactChanges = await dropOnChange(database, facts, app.log);
-  // Expiries are recorded (and, at merge, announced as key.expired) with the usage flush.
+  // Expiries are recorded and announced (`key.expired`) with the usage flush.
   const tokenStore = new SupervisorStore(database);
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));

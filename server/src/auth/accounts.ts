@@ -8,6 +8,7 @@ import { generatePassword, hashPassword } from './password.js';
 import type { SupervisorRole } from './roles.js';
 import { toSupervisor, type CredentialListing, type Supervisor, type SupervisorStore } from './supervisor-store.js';
 import { tokenExpiry, type TokenExpiry } from './token-expiry.js';
+import { credentialWebhooks } from './credential-webhooks.js';
 
 /** Serialises changes to accounts across processes, so two admins cannot each demote the other at once. */
 const ACCOUNTS_LOCK = 0x76_61_63_63; // "vacc"
@@ -18,7 +19,7 @@ export interface AccountsOptions {
   /** VIGIL_API_TOKEN_DEFAULT_TTL_DAYS: lifetime of a token created without one; 0 means never. */
   defaultTokenTtlDays: number;
   now?: () => Date;
-  /** Told of token rotations, in their transaction. */
+  /** Told of token rotations, in their transaction (default: announced as `key.rotated` webhooks). */
   events?: CredentialEvents;
   /** VIGIL_KEY_ROTATION_OVERLAP_HOURS: the overlap of a rotation that names none. */
   defaultOverlapHours?: number;
@@ -145,7 +146,7 @@ export class Accounts {
         name: old.name,
         old_expires_at: oldExpiresAt.toISOString(),
       });
-      await this.options.events?.rotated?.(tx, { kind: 'token', id, replacedBy: created.id, name: old.name, oldExpiresAt, at: now });
+      await (this.options.events ?? credentialWebhooks).rotated?.(tx, { kind: 'token', id, replacedBy: created.id, name: old.name, oldExpiresAt, at: now });
       const [previous] = await this.options.supervisors.credentials({ kind: 'token', id }, tx);
       return { ...created, supervisor: toSupervisor(row.supervisor), previous: previous! };
     });

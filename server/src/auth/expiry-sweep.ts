@@ -2,11 +2,13 @@ import type { DatabaseHandle } from '../db/handle.js';
 import type { KeyStore } from './key-store.js';
 import type { CredentialEvents, CredentialExpired } from './lifetimes.js';
 import type { SupervisorStore } from './supervisor-store.js';
+import { credentialWebhooks } from './credential-webhooks.js';
 
 export interface ExpirySweepOptions {
   database: DatabaseHandle;
   keys: KeyStore;
   supervisors: SupervisorStore;
+  /** Told of each expiry, in its transaction (default: announced as `key.expired` webhooks). */
   events?: CredentialEvents;
 }
 
@@ -18,7 +20,7 @@ export interface ExpirySweepOptions {
 export async function sweepExpiries(options: ExpirySweepOptions): Promise<CredentialExpired[]> {
   return options.database.db.transaction(async (tx) => {
     const expired = [...(await options.keys.noteExpired(tx)), ...(await options.supervisors.noteExpiredTokens(tx))];
-    for (const event of expired) await options.events?.expired?.(tx, event);
+    for (const event of expired) await (options.events ?? credentialWebhooks).expired?.(tx, event);
     return expired;
   });
 }

@@ -16,6 +16,7 @@ import {
 } from './lifetimes.js';
 import { enqueueWebhookEvent } from '../webhooks/outbox.js';
 import { mintSecret, sha256Hex } from './secrets.js';
+import { credentialWebhooks } from './credential-webhooks.js';
 
 export type KeyKind = 'write' | 'client';
 
@@ -50,7 +51,7 @@ export interface KeyListing {
 export interface KeyStoreOptions {
   /** The clock expiry is judged by (tests inject one). */
   now?: () => Date;
-  /** Told of rotations, in their transaction. */
+  /** Told of rotations, in their transaction (default: announced as `key.rotated` webhooks). */
   events?: CredentialEvents;
   /** VIGIL_KEY_ROTATION_OVERLAP_HOURS: the overlap of a rotation that names none. */
   defaultOverlapHours?: number;
@@ -212,7 +213,7 @@ export class KeyStore {
       const oldExpiresAt = overlapEnd(old.expiresAt, now, overlapMs);
       await tx.update(apiKeys).set({ expiresAt: oldExpiresAt, replacedBy: created.id }).where(eq(apiKeys.id, id));
       await tx.execute(sql`SELECT pg_notify(${KEY_REVOKED_CHANNEL}, ${old.hash})`);
-      await this.options.events?.rotated?.(tx, { kind: old.kind, id, replacedBy: created.id, name: old.name, oldExpiresAt, at: now });
+      await (this.options.events ?? credentialWebhooks).rotated?.(tx, { kind: old.kind, id, replacedBy: created.id, name: old.name, oldExpiresAt, at: now });
       return { created, oldHash: old.hash };
     });
     this.cache.delete(rotated.oldHash);

@@ -7,6 +7,8 @@ import { testDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
 import { supervisorAccounts } from '../test-support/supervisors.js';
+import { sweepExpiries } from '../auth/expiry-sweep.js';
+import { SupervisorStore } from '../auth/supervisor-store.js';
 import { WebhookDelivery } from './delivery.js';
 import { WebhookSender } from './sender.js';
 import { WebhookSubscriptions, type CreateSubscriptionInput } from './subscriptions.js';
@@ -198,6 +200,22 @@ describe.each(testDrivers())('webhooks on %s', (driver) => {
     const { viewer } = await supervisorAccounts(server);
     const denied = await server.post('/graphql', { query: '{ webhookSubscriptions { id } }' }, { key: viewer.token });
     expect(denied.body.errors[0].extensions.code).toBe('forbidden');
+  });
+
+  it('a key rotation yields key.rotated, and the end of its overlap key.expired, once', async () => {
+    const subscription = await subscribe({ eventTypes: ['key.rotated', 'key.expired'] });
+    const old = (await server.vigil.keys.create('write', 'rotated key')).id;
+    const created = await server.vigil.keys.rotate(old, 0);
+    const sweep = () => sweepExpiries({ database: server.database, keys: server.vigil.keys, supervisors: new SupervisorStore(server.database) });
+    await sweep();
+    await sweep();
+    await receiver.waitFor(2);
+    await settle(subscription.subscription.id);
+    const seen = receiver.verified(subscription.secret) as { type: string; data: { key_id: string; replaced_by: string } }[];
+    expect(seen.map((p) => [p.type, p.data.key_id, p.data.replaced_by])).toEqual([
+      ['key.rotated', old, created.id],
+      ['key.expired', old, created.id],
+    ]);
   });
 
   it('refuses private endpoints without VIGIL_WEBHOOK_ALLOW_PRIVATE, at creation and again at delivery', async () => {
