@@ -12,6 +12,12 @@ describe("batchCount", () => {
     expect(batchCount([10, 10, 10], { maxEvents: 100, maxBytes: 22 })).toBe(1);
   });
 
+  it("counts the envelope around the events array", () => {
+    // {"events":[a,b]} with 10-byte events: 13 + 10 + 1 + 10 = 34 bytes
+    expect(batchCount([10, 10, 10], { maxEvents: 100, maxBytes: 34 }, 13)).toBe(2);
+    expect(batchCount([10, 10, 10], { maxEvents: 100, maxBytes: 33 }, 13)).toBe(1);
+  });
+
   it("always takes one event, even one above the byte limit, so it is tried and refused alone", () => {
     expect(batchCount([5000, 10], { maxEvents: 100, maxBytes: 100 })).toBe(1);
   });

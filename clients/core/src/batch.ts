@@ -4,12 +4,16 @@ export interface BatchLimits {
 }
 
 /**
- * How many events from the head of the queue go into the next request: at most `maxEvents`, and no more than
- * `maxBytes` of serialized events (commas and brackets included), but always at least one so an event near the
- * limit is still tried (and, if the server refuses it as too large, dropped alone).
+ * How many events from the head of the queue go into the next request: at most `maxEvents`, and a body of no more
+ * than `maxBytes` (the envelope around the events, then the serialized events and the commas between them), but
+ * always at least one so an event near the limit is still tried (and, if the server refuses it as too large,
+ * dropped alone).
+ *
+ * @param sizes UTF-8 bytes of each queued event, oldest first.
+ * @param envelopeBytes bytes of the body around the events array, its brackets included (2 for a bare array).
  */
-export function batchCount(sizes: readonly number[], limits: BatchLimits): number {
-  let bytes = 2; // "[" and "]"
+export function batchCount(sizes: readonly number[], limits: BatchLimits, envelopeBytes = 2): number {
+  let bytes = envelopeBytes;
   let count = 0;
   for (const size of sizes) {
     if (count >= limits.maxEvents) break;
