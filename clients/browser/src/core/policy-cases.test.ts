@@ -13,7 +13,7 @@ describe("the shared policy cases, through createVigil()", () => {
     const clock = new ManualClock(nowMs);
     // Earlier failures in a row: answered ones (503) for the attempts before this one, the rest without an answer.
     const answeredBefore = attempt.status === null ? 0 : attempt.attempts - 1;
-    const script = Array.from({ length: attempt.failure - 1 }, (_, i) => (i < answeredBefore ? 503 : null));
+    const script: Array<number | null> = Array.from({ length: attempt.failure - 1 }, (_, i) => (i < answeredBefore ? 503 : null));
     script.push(attempt.status);
     const http = scriptedFetch((req) => {
       if (req.url.endsWith("/collect")) {
@@ -23,7 +23,8 @@ describe("the shared policy cases, through createVigil()", () => {
       const status = script.length > 0 ? script.shift() : 200;
       if (status === null) return new TypeError("Failed to fetch");
       if (status !== undefined && (status < 200 || status >= 300)) {
-        return { status, headers: script.length === 0 && attempt.retryAfter ? { "Retry-After": attempt.retryAfter } : {} };
+        const headers: Record<string, string> = script.length === 0 && attempt.retryAfter ? { "Retry-After": attempt.retryAfter } : {};
+        return { status, headers };
       }
       return { status: status ?? 200, body: { results: events.map((_, i) => ({ status: 200, event_id: `evt_${i}` })) } };
     });
