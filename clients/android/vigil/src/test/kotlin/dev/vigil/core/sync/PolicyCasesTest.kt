@@ -1,5 +1,6 @@
 package dev.vigil.core.sync
 
+import dev.vigil.core.api.Timestamps
 import dev.vigil.core.json.Json
 import org.junit.Assert.assertEquals
 import org.junit.Test
@@ -11,64 +12,81 @@ import java.util.Locale
 import java.util.TimeZone
 import kotlin.random.Random
 
-/** The module's working directory under Surefire is clients/android/vigil; the cases sit in clients/. */
-private val casesFile = File("../../policy-cases.json")
-
-private val cases: Map<String, Any?> by lazy { Json.parseObject(casesFile.readText(Charsets.UTF_8)) }
+/**
+ * clients/policy-cases.json, the cases the browser and Node libraries are tested against too. Surefire runs in the
+ * module directory (clients/android/vigil), so the file is two levels up.
+ */
+private val file: Map<String, Any?> by lazy { Json.parseObject(File("../../policy-cases.json").readText(Charsets.UTF_8)) }
 
 private fun Map<*, *>.map(key: String) = this[key] as Map<*, *>
 private fun Map<*, *>.long(key: String) = (this[key] as Number).toLong()
 
-/**
- * clients/policy-cases.json, the cases the browser and Node libraries are tested against too, run against
- * [DeliveryPolicy] and [Backoff]. Each case's name is its test's name.
- */
+/** One case with the file's defaults filled in. */
+class PolicyCase(raw: Map<*, *>) {
+    val name = raw["name"] as String
+    val status = (raw["status"] as Number?)?.toInt()
+    val retryAfter = raw["retry_after"] as String?
+    val failure = (raw["failure"] as Number?)?.toInt() ?: 1
+    val attempts = (raw["attempts"] as Number?)?.toInt() ?: 1
+    val random = (raw["random"] as Number?)?.toDouble() ?: 0.0
+    val batchSize = (raw["batch_size"] as Number?)?.toInt() ?: 1
+    val expected = raw.map("expect")
+    val nowMillis: Long = SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss'Z'", Locale.US)
+        .apply { timeZone = TimeZone.getTimeZone("UTC") }
+        .parse(file["now"] as String)!!.time
+
+    override fun toString() = name
+
+    companion object {
+        fun all(): List<PolicyCase> = (file["cases"] as List<*>).map { PolicyCase(it as Map<*, *>) }
+    }
+}
+
+/** Every case against [DeliveryPolicy.decide]; each test is named by its case's sentence. */
 @RunWith(Parameterized::class)
-class PolicyCasesTest(private val name: String, private val case: Map<*, *>) {
+class PolicyCasesTest(private val case: PolicyCase) {
     companion object {
         @JvmStatic
         @Parameterized.Parameters(name = "{0}")
-        fun cases(): List<Array<Any>> = (cases["cases"] as List<*>).map { c ->
-            c as Map<*, *>
-            arrayOf(c["name"] as String, c)
-        }
+        fun cases(): List<PolicyCase> = PolicyCase.all()
     }
-
-    private val status = (case["status"] as Number?)?.toInt()
-    private val retryAfter = case["retry_after"] as String?
-    private val failure = (case["failure"] as Number?)?.toInt() ?: 1
-    private val attempts = (case["attempts"] as Number?)?.toInt() ?: 1
-    private val random = (case["random"] as Number?)?.toDouble() ?: 0.0
-    private val batchSize = (case["batch_size"] as Number?)?.toInt() ?: 1
-    private val expected = case.map("expect")
-    private val nowMillis = SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss'Z'", Locale.US)
-        .apply { timeZone = TimeZone.getTimeZone("UTC") }
-        .parse(cases["now"] as String)!!.time
 
     @Test
     fun `DeliveryPolicy decides as the case says`() {
-        val decision = DeliveryPolicy.decide(status, retryAfter, nowMillis, failure, attempts, random, batchSize)
-        val want = when (expected["decision"]) {
+        val e = case.expected
+        val want = when (e["decision"]) {
             "done" -> DeliveryPolicy.Decision.Done
             "give_up" -> DeliveryPolicy.Decision.GiveUp
-            "retry" -> DeliveryPolicy.Decision.Retry(expected.long("delay_ms"), expected["counts_as_attempt"] as Boolean)
-            "shrink" -> DeliveryPolicy.Decision.Shrink(expected.long("batch_limit").toInt())
-            "drop" -> DeliveryPolicy.Decision.Drop(tooLarge = expected["reason"] == "too_large")
-            else -> error("unknown decision ${expected["decision"]}")
+            "retry" -> DeliveryPolicy.Decision.Retry(e.long("delay_ms"), e["counts_as_attempt"] as Boolean)
+            "shrink" -> DeliveryPolicy.Decision.Shrink(e.long("batch_limit").toInt())
+            "drop" -> DeliveryPolicy.Decision.Drop(tooLarge = e["reason"] == "too_large")
+            else -> error("unknown decision ${e["decision"]}")
+        }
+        val decision = with(case) {
+            DeliveryPolicy.decide(status, retryAfter, nowMillis, failure, attempts, random, batchSize)
         }
         assertEquals(want, decision)
     }
+}
 
-    @Test
-    fun `Backoff waits as the case says after the same failures in a row`() {
-        if (expected["decision"] != "retry") return
-        val backoff = Backoff(random = Pinned(random))
-        repeat(failure - 1) { backoff.nextDelayMillis(null) }
-        val retryAfterMillis = dev.vigil.core.api.Timestamps.retryAfterMillis(retryAfter, nowMillis)
-        assertEquals(expected.long("delay_ms"), backoff.nextDelayMillis(if (status == null) null else retryAfterMillis))
+/** The retry cases against the stateful [Backoff] the syncer uses, after the same failures in a row. */
+@RunWith(Parameterized::class)
+class BackoffCasesTest(private val case: PolicyCase) {
+    companion object {
+        @JvmStatic
+        @Parameterized.Parameters(name = "{0}")
+        fun cases(): List<PolicyCase> = PolicyCase.all().filter { it.expected["decision"] == "retry" }
     }
 
-    /** A random source that always draws [value], as the case pins it. */
+    @Test
+    fun `Backoff waits as the case says`() {
+        val backoff = Backoff(random = Pinned(case.random))
+        repeat(case.failure - 1) { backoff.nextDelayMillis(null) }
+        val retryAfterMillis = if (case.status == null) null else Timestamps.retryAfterMillis(case.retryAfter, case.nowMillis)
+        assertEquals(case.expected.long("delay_ms"), backoff.nextDelayMillis(retryAfterMillis))
+    }
+
+    /** A random source that always draws the case's value. */
     private class Pinned(private val value: Double) : Random() {
         override fun nextBits(bitCount: Int) = 0
         override fun nextDouble() = value
@@ -78,7 +96,7 @@ class PolicyCasesTest(private val name: String, private val case: Map<*, *>) {
 class PolicyTableTest {
     @Test
     fun `the policy block of policy-cases json is the table DeliveryPolicy holds`() {
-        val policy = cases.map("policy")
+        val policy = file.map("policy")
         val retry = policy.map("retry")
         assertEquals(retry.long("base_delay_ms"), DeliveryPolicy.BASE_DELAY_MILLIS)
         assertEquals(retry.long("multiplier"), DeliveryPolicy.MULTIPLIER.toLong())
