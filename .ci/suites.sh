@@ -14,7 +14,7 @@ suite() {
   if "$@"; then passed+=("$name"); else failed+=("$name"); fi
 }
 
-for pkg in drizzle server clients/node clients/browser console bench; do
+for pkg in drizzle server clients/core clients/node clients/browser console bench; do
   [ -f "$pkg/package.json" ] || continue
   if node -e "process.exit(require('./$pkg/package.json').scripts?.test ? 0 : 1)"; then
     suite "$pkg" pnpm --dir "$pkg" run test

@@ -1,6 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Unit tests run against the shared policy's source; the bundle tests run what the build made of it.
+  resolve: { alias: { "@vigil/client-core": fileURLToPath(new URL("../core/src/index.ts", import.meta.url)) } },
   test: {
     include: ["src/**/*.test.ts", "server-kit/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",

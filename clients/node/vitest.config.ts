@@ -1,12 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Unit tests run against the shared policy's source (no build needed); the package test runs the built one.
+  resolve: { alias: { '@vigil/client-core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) } },
   test: {
     // Integration files each start their own Vigil server; two at once suits a 2-core machine.
     maxWorkers: 2,
     minWorkers: 1,
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts'],
@@ -14,6 +18,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.integration.test.ts'],

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
 
+// The shared delivery policy this package imports at run time; a no-op when it is already built.
+execFileSync(process.execPath, [join(root, '../core/scripts/build.mjs')], { stdio: 'inherit' });
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 for (const project of ['tsconfig.build.json', 'tsconfig.cjs.json']) {
   execFileSync(process.execPath, [tsc, '-p', join(root, project)], { stdio: 'inherit' });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchTransport } from '../src/transport/fetch.js';
 import { freePort, startVigil, type RunningVigil } from './start-vigil.js';
 import { collectingClient } from './support/collect.js';
 import { deliveredBatchItems, startProxy, type RecordingProxy } from './support/recording-proxy.js';
@@ -34,18 +35,24 @@ describe('service down (nothing listening)', () => {
     expect(errors.at(-1)).toMatchObject({ code: 'closed' });
   });
 
-  it('track retries with backoff, then gives up after maxAttempts and reports the dropped events', async () => {
+  it('track keeps retrying a service that does not answer (no answer is no attempt); close() reports what is left', async () => {
+    let sends = 0;
+    const transport = fetchTransport();
     const { client, errors } = collectingClient(`http://127.0.0.1:${await freePort()}`, server.writeKey, {
-      maxAttempts: 3,
+      // One attempt would give the event up at the first failure if failures without an answer counted.
+      maxAttempts: 1,
       minRetryDelay: 10,
+      maxRetryDelay: 20,
       flushInterval: 10,
+      transport: { send: (request) => (sends++, transport.send(request)) },
     });
     expect(() => client.track('login', { event_id: 'down-1' })).not.toThrow();
-    await client.flush();
-    expect(errors).toHaveLength(1);
-    expect(errors[0]!.code).toBe('retries_exhausted');
+    await waitFor(() => sends >= 3, 'three sends to the dead address');
+    expect(errors).toEqual([]);
+    expect(client.queued).toBe(1);
+    expect(await client.close({ timeout: 100 })).toEqual({ flushed: false, dropped: 1 });
+    expect(errors.map((e) => e.code)).toEqual(['closed']);
     expect(errors[0]!.dropped.map((e) => e.properties.event_id)).toEqual(['down-1']);
-    await client.close();
   });
 });
 

@@ -17,6 +17,8 @@ export interface SetupOptions {
   fetch?: FetchLike;
   clock?: Clock;
   randomBytes?: RandomBytes;
+  /** A number in [0, 1) for retry jitter (default: drawn from randomBytes). */
+  random?: () => number;
   storage?: KeyValueStore;
   deviceIdStores?: readonly KeyValueStore[];
   sources?: readonly Source[];
@@ -50,6 +52,7 @@ export function createVigil(options: SetupOptions): Vigil {
       fetch: options.fetch ?? ((url, init) => window.fetch(url, init)),
       clock,
       randomBytes: options.randomBytes ?? cryptoRandom,
+      ...(options.random ? { random: options.random } : {}),
       queueStore: storage,
       deviceIdStores: options.deviceIdStores ?? [storage, fallbackToMemory(cookieStore)],
       collect: () => collect(sources, clock, timeoutMs),

@@ -1,5 +1,16 @@
+import {
+  batchCount,
+  classifyStatus,
+  growBatch,
+  PAGE_BATCH,
+  parseRetryAfter,
+  QUEUE_BOUND,
+  RETRY,
+  retryDelay,
+  shrinkBatch,
+  utf8Bytes,
+} from "@vigil/client-core";
 import { LIBRARY } from "../version.js";
-import { backoffMs, classify } from "./classify.js";
 import { loadOrCreateDeviceId } from "./device-id.js";
 import type { Endpoints } from "./endpoints.js";
 import { postJson, problemMessage } from "./http.js";
@@ -20,6 +31,9 @@ export interface CoreOptions {
   /** Where the device_id is kept, in order of preference (localStorage, then a cookie). */
   deviceIdStores: readonly KeyValueStore[];
   collect(): Promise<Collected>;
+  /** A number in [0, 1) for retry jitter; defaults to one drawn from randomBytes. */
+  random?: () => number;
+  // Delivery limits; the defaults are the shared client policy's (clients/POLICY.md).
   maxBatch?: number;
   maxQueue?: number;
   maxAttempts?: number;
@@ -43,10 +57,11 @@ const MAX_IDENTITY = 256;
 
 export function createCore(options: CoreOptions): VigilCore {
   const { endpoints, clock, randomBytes } = options;
-  const maxBatch = options.maxBatch ?? 20;
-  const maxAttempts = options.maxAttempts ?? 10;
+  const maxBatch = options.maxBatch ?? PAGE_BATCH.maxEvents;
+  const maxAttempts = options.maxAttempts ?? RETRY.maxAttempts;
+  const random = options.random ?? (() => randomUnit(randomBytes));
   const margin = options.tokenRefreshMarginMs ?? 60_000;
-  const queue = new PersistentQueue(options.queueStore, `vigil_queue:${endpoints.base}`, options.maxQueue ?? 200);
+  const queue = new PersistentQueue(options.queueStore, `vigil_queue:${endpoints.base}`, options.maxQueue ?? QUEUE_BOUND.browser);
   const waiters = new Map<string, (r: TrackResult) => void>();
   let deviceId: string | null = null;
   let identity: string | undefined;
@@ -56,6 +71,8 @@ export function createCore(options: CoreOptions): VigilCore {
   let retryTimer: unknown = null;
   let retryAt = 0;
   let batchLimit = maxBatch;
+  /** Failed sends in a row (answered or not): drives the backoff. */
+  let failures = 0;
 
   const getDeviceId = () => (deviceId ??= loadOrCreateDeviceId(options.deviceIdStores, randomBytes));
 
@@ -160,7 +177,9 @@ export function createCore(options: CoreOptions): VigilCore {
         for (const e of queue.all()) settle(e.event_id, { status: "queued", event_id: e.event_id, reason: "retry_scheduled" });
         return;
       }
-      const batch = queue.all().slice(0, batchLimit);
+      const head = queue.all().slice(0, batchLimit);
+      const limits = { maxEvents: batchLimit, maxBytes: PAGE_BATCH.maxBytes };
+      const batch = head.slice(0, batchCount(head.map((e) => utf8Bytes(JSON.stringify(wireEvent(e)))), limits));
       if (batch.length === 0) return;
       // On page hide there is no time to collect: send with the cached token, or none (the server then links
       // the events through device_id).
@@ -177,40 +196,55 @@ export function createCore(options: CoreOptions): VigilCore {
         },
         { clientKey: options.clientKey, keepalive },
       );
-      const outcome =
-        result.kind === "network" ? ({ kind: "retry", afterMs: null } as const) : classify(result.status, result.retryAfter, clock.now());
-      if (outcome.kind === "done") {
-        batchLimit = maxBatch;
+      const verdict = classifyStatus(result.kind === "network" ? null : result.status);
+      if (verdict === "done") {
+        failures = 0;
+        batchLimit = growBatch(batchLimit, maxBatch);
         const results = result.kind === "response" ? itemResults(result.body) : [];
-        queue.remove(batch.map((e) => e.event_id));
+        const retry: QueuedEvent[] = [];
         batch.forEach((e, i) => {
           const item = results[i];
-          if (item && (item.status < 200 || item.status >= 300)) {
-            settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: item.reason });
-          } else settle(e.event_id, { status: "sent", event_id: e.event_id });
+          const itemVerdict = item ? classifyStatus(item.status) : "done";
+          if (itemVerdict === "done") settle(e.event_id, { status: "sent", event_id: e.event_id });
+          else if (itemVerdict === "retry") retry.push(e);
+          else settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: item?.reason ?? "rejected" });
         });
-      } else if (outcome.kind === "shrink") {
-        if (batch.length > 1) batchLimit = Math.max(1, Math.ceil(batch.length / 2));
+        queue.remove(batch.filter((e) => !retry.includes(e)).map((e) => e.event_id));
+        if (retry.length > 0) retryLater(retry, true, null);
+      } else if (verdict === "shrink") {
+        const limit = shrinkBatch(batch.length);
+        if (limit !== null) batchLimit = limit;
         else {
           const only = batch[0] as QueuedEvent;
           queue.remove([only.event_id]);
           settle(only.event_id, { status: "dropped", event_id: only.event_id, reason: "too_large" });
         }
-      } else if (outcome.kind === "drop") {
+      } else if (verdict === "drop") {
         queue.remove(batch.map((e) => e.event_id));
         const reason = result.kind === "response" ? problemMessage(result.body, result.status).code : "rejected";
         for (const e of batch) settle(e.event_id, { status: "dropped", event_id: e.event_id, reason });
       } else {
-        queue.bump(batch.map((e) => e.event_id));
-        const exhausted = batch.filter((e) => e.attempts + 1 >= maxAttempts);
-        if (exhausted.length > 0) {
-          queue.remove(exhausted.map((e) => e.event_id));
-          for (const e of exhausted) settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: "max_attempts" });
-        }
-        const attempt = Math.max(...batch.map((e) => e.attempts + 1));
-        scheduleRetry(Math.max(outcome.afterMs ?? 0, backoffMs(attempt, randomUnit(randomBytes))));
+        const answered = result.kind === "response";
+        retryLater(batch, answered, answered ? parseRetryAfter(result.retryAfter, clock.now()) : null);
       }
     }
+  }
+
+  /**
+   * Keeps the events queued and waits before the next send. Only an answer counts as an attempt: a page that is
+   * offline keeps its events (the queue bound protects storage), one the server keeps failing on gives them up.
+   */
+  function retryLater(events: QueuedEvent[], answered: boolean, retryAfterMs: number | null) {
+    failures++;
+    if (answered) {
+      queue.bump(events.map((e) => e.event_id));
+      const exhausted = events.filter((e) => e.attempts + 1 >= maxAttempts);
+      if (exhausted.length > 0) {
+        queue.remove(exhausted.map((e) => e.event_id));
+        for (const e of exhausted) settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: "max_attempts" });
+      }
+    }
+    scheduleRetry(retryDelay(failures, random(), retryAfterMs));
   }
 
   function flush(flushOptions: { keepalive?: boolean } = {}): Promise<void> {

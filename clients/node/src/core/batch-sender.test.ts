@@ -62,8 +62,8 @@ describe('track: retries', () => {
     await clock.advance(1000);
     expect(transport.requests).toHaveLength(1);
 
-    // attempt 1: 500 ms capped, half fixed + 0.5 × half jitter = 375 ms
-    await clock.advance(374);
+    // failure 1: a 1 s step, half fixed + 0.5 × half jitter = 750 ms (clients/POLICY.md)
+    await clock.advance(749);
     expect(transport.requests).toHaveLength(1);
     await clock.advance(1);
     expect(transport.requests).toHaveLength(2);
@@ -78,7 +78,7 @@ describe('track: retries', () => {
     client.track('login');
     await clock.advance(1000);
     const sentAt = [clock.now()];
-    for (const expected of [375, 750, 1500]) {
+    for (const expected of [750, 1500, 3000]) {
       await clock.advance(expected - 1);
       expect(transport.requests).toHaveLength(sentAt.length);
       await clock.advance(1);
@@ -87,7 +87,7 @@ describe('track: retries', () => {
     }
   });
 
-  it('honours Retry-After on 429 instead of its own backoff', async () => {
+  it('waits what Retry-After asks on 429 when that is longer than its own backoff', async () => {
     const { client, clock, transport } = fakeClient();
     transport.reply(response(429, { status: 429 }, { 'Retry-After': '7' }), batchOk(1));
     client.track('login');
@@ -111,7 +111,7 @@ describe('track: retries', () => {
     const { client, clock, transport, errors } = fakeClient();
     transport.reply(response(408), new TypeError('fetch failed'), batchOk(1));
     client.track('login');
-    await clock.advance(1000 + 375 + 750);
+    await clock.advance(1000 + 750 + 1500);
     expect(transport.requests).toHaveLength(3);
     expect(errors).toEqual([]);
   });
@@ -124,7 +124,7 @@ describe('track: retries', () => {
     expect(transport.requests[0]!.signal.aborted).toBe(false);
     await clock.advance(5000);
     expect(transport.requests[0]!.signal.aborted).toBe(true);
-    await clock.advance(375);
+    await clock.advance(750);
     expect(transport.requests).toHaveLength(2);
   });
 
@@ -138,6 +138,16 @@ describe('track: retries', () => {
     expect(errors[0]!.code).toBe('retries_exhausted');
     expect(errors[0]!.status).toBe(503);
     expect(errors[0]!.dropped.map((e) => e.event)).toEqual(['login']);
+    expect(client.queued).toBe(0);
+  });
+
+  it('does not count failures without an answer toward maxAttempts', async () => {
+    const { client, clock, transport, errors } = fakeClient({ maxAttempts: 2 });
+    transport.reply(new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed'), response(503), batchOk(1));
+    client.track('login');
+    await clock.advance(120_000);
+    expect(transport.requests).toHaveLength(5);
+    expect(errors).toEqual([]);
     expect(client.queued).toBe(0);
   });
 
@@ -207,7 +217,7 @@ describe('track: responses that are not retried', () => {
     client.track('ok');
     client.track('bad');
     client.track('later');
-    await clock.advance(1000 + 375);
+    await clock.advance(1000 + 750);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: 'rejected', status: 400, problem: { code: 'validation' } });
     expect(errors[0]!.dropped.map((e) => e.event)).toEqual(['bad']);
@@ -219,7 +229,7 @@ describe('track: responses that are not retried', () => {
     const { client, clock, transport } = fakeClient();
     transport.reply(response(200, '<html>captive portal</html>'), batchOk(1));
     client.track('a');
-    await clock.advance(1000 + 375);
+    await clock.advance(1000 + 750);
     expect(transport.requests).toHaveLength(2);
     expect(transport.requests[1]!.json.events[0].properties.event_id).toBe('id-1');
   });
@@ -280,7 +290,7 @@ describe('flush and close', () => {
     void client.flush().then(() => (done = true));
     await clock.advance(0);
     expect(done).toBe(false);
-    await clock.advance(375);
+    await clock.advance(750);
     expect(done).toBe(true);
   });
 

@@ -1,5 +1,5 @@
-import { backoffDelay } from './backoff.js';
-import { classifyResponse, isRetryableStatus } from './classify.js';
+import { batchCount, classifyStatus, growBatch, RETRY, retryDelay, shrinkBatch } from '@vigil/client-core';
+import { classifyResponse } from './classify.js';
 import { describeCause } from './describe.js';
 import { VigilError } from './errors.js';
 import { reportError } from './report.js';
@@ -12,7 +12,7 @@ import type { BatchItemResult, EventBody } from './wire.js';
 interface Pending {
   event: EventBody;
   bytes: number;
-  /** Sends so far. */
+  /** Answers with a retryable status so far (failures without an answer do not count, by the client policy). */
   attempts: number;
   seq: number;
   /** When it was tracked: a batch is due flushInterval after its oldest event. */
@@ -26,8 +26,8 @@ export interface CloseResult {
   dropped: number;
 }
 
-/** Bytes of `{"events":[` + `]}` and the commas between items. */
-const BATCH_OVERHEAD = 13;
+/** Bytes of `{"events":[` + `]}` around the events. */
+const BATCH_ENVELOPE = 13;
 
 /**
  * The fire-and-forget path: a bounded in-memory queue drained by one request at a time to
@@ -175,15 +175,13 @@ export class BatchSender {
   }
 
   private takeBatch(): Pending[] {
-    const batch: Pending[] = [];
-    let bytes = BATCH_OVERHEAD;
-    while (batch.length < this.batchLimit && this.queue.length > 0) {
-      const next = this.queue[0]!;
-      if (batch.length > 0 && bytes + next.bytes + 1 > this.options.maxBatchBytes) break;
-      bytes += next.bytes + 1;
-      batch.push(this.queue.shift()!);
-    }
-    return batch;
+    const limits = { maxEvents: this.batchLimit, maxBytes: this.options.maxBatchBytes };
+    const count = batchCount(
+      this.queue.slice(0, this.batchLimit).map((p) => p.bytes),
+      limits,
+      BATCH_ENVELOPE,
+    );
+    return this.queue.splice(0, count);
   }
 
   private sendBatch(): void {
@@ -192,7 +190,6 @@ export class BatchSender {
     this.timerDue = Infinity;
     const batch = this.takeBatch();
     if (batch.length === 0) return;
-    for (const p of batch) p.attempts++;
     this.inFlight = batch;
 
     const { clock, transport, requestTimeout, endpoint } = this.options;
@@ -223,7 +220,7 @@ export class BatchSender {
           const error = timedOut
             ? new VigilError('timeout', `POST /events/batch timed out after ${requestTimeout} ms`, { cause })
             : new VigilError('network', `POST /events/batch failed: ${describeCause(cause)}`, { cause });
-          this.retryLater(batch, error, undefined);
+          this.retryLater(batch, error, { answered: false, retryAfterMs: undefined });
         }),
     ).finally(cancelTimeout);
   }
@@ -243,24 +240,25 @@ export class BatchSender {
   }
 
   private onResponse(batch: Pending[], response: HttpResponse): void {
-    const verdict = classifyResponse(response, this.options.clock.now());
+    const verdict = classifyResponse(response, this.options.clock.now(), this.options.maxRetryAfter);
     switch (verdict.kind) {
       case 'success':
         this.onSuccess(batch, response);
         return;
       case 'retry':
-        this.retryLater(batch, verdict.error, verdict.retryAfterMs);
+        this.retryLater(batch, verdict.error, { answered: true, retryAfterMs: verdict.retryAfterMs });
         return;
-      case 'shrink':
-        if (batch.length > 1) {
-          // Too large for the service: resend the same events in smaller batches.
-          this.batchLimit = Math.max(1, Math.floor(batch.length / 2));
-          for (const p of batch) p.attempts--;
-          this.queue.unshift(...batch);
-        } else {
+      case 'shrink': {
+        // Too large for the service: resend the same events in smaller batches; a single one can never fit.
+        const limit = shrinkBatch(batch.length);
+        if (limit === null) {
           this.drop(batch, verdict.error);
+        } else {
+          this.batchLimit = limit;
+          this.queue.unshift(...batch);
         }
         return;
+      }
       case 'drop':
         this.drop(batch, verdict.error);
         return;
@@ -271,17 +269,21 @@ export class BatchSender {
     const results = parseBatchResults(response.body, batch.length);
     if (results === undefined) {
       // Safe to resend: every event carries its idempotency key.
-      this.retryLater(batch, new VigilError('invalid_response', 'POST /events/batch answered 2xx without a results array matching the batch'), undefined);
+      this.retryLater(batch, new VigilError('invalid_response', 'POST /events/batch answered 2xx without a results array matching the batch'), {
+        answered: true,
+        retryAfterMs: undefined,
+      });
       return;
     }
     this.consecutiveFailures = 0;
-    this.batchLimit = Math.min(this.options.maxBatchSize, this.batchLimit * 2);
+    this.batchLimit = growBatch(this.batchLimit, this.options.maxBatchSize);
     const retry: Pending[] = [];
     results.forEach((result, i) => {
       const pending = batch[i]!;
-      if (result.status >= 200 && result.status < 300) {
+      const verdict = classifyStatus(result.status);
+      if (verdict === 'done') {
         this.waiters.settled(pending.seq);
-      } else if (isRetryableStatus(result.status)) {
+      } else if (verdict === 'retry') {
         retry.push(pending);
       } else {
         const problem = 'error' in result ? result.error : undefined;
@@ -292,13 +294,20 @@ export class BatchSender {
       }
     });
     if (retry.length > 0) {
-      this.retryLater(retry, new VigilError('http', `${retry.length} event(s) of a batch failed temporarily`), undefined);
+      this.retryLater(retry, new VigilError('http', `${retry.length} event(s) of a batch failed temporarily`), {
+        answered: true,
+        retryAfterMs: undefined,
+      });
     }
   }
 
-  /** Puts events back at the front (keeping their order) and pauses sending; gives up on events out of attempts. */
-  private retryLater(batch: Pending[], error: VigilError, retryAfterMs: number | undefined): void {
-    const { maxAttempts, maxRetryAfter, minRetryDelay, maxRetryDelay, random, clock } = this.options;
+  /**
+   * Puts events back at the front (keeping their order) and pauses sending; gives up on events out of attempts.
+   * Only an answer counts as an attempt: a request that got none (offline, timeout) says nothing about the events.
+   */
+  private retryLater(batch: Pending[], error: VigilError, how: { answered: boolean; retryAfterMs: number | undefined }): void {
+    const { maxAttempts, minRetryDelay, maxRetryDelay, random, clock } = this.options;
+    if (how.answered) for (const p of batch) p.attempts++;
     const exhausted = batch.filter((p) => p.attempts >= maxAttempts);
     const again = batch.filter((p) => p.attempts < maxAttempts);
     if (exhausted.length > 0) {
@@ -309,10 +318,8 @@ export class BatchSender {
       }));
     }
     this.consecutiveFailures++;
-    const delay =
-      retryAfterMs !== undefined
-        ? Math.min(retryAfterMs, maxRetryAfter)
-        : backoffDelay({ minDelayMs: minRetryDelay, maxDelayMs: maxRetryDelay }, this.consecutiveFailures, random);
+    const policy = { baseDelayMs: minRetryDelay, multiplier: RETRY.multiplier, maxDelayMs: maxRetryDelay };
+    const delay = retryDelay(this.consecutiveFailures, random(), how.retryAfterMs ?? null, policy);
     this.pause(clock.now() + delay);
     this.queue.unshift(...again);
   }

@@ -1,14 +1,15 @@
+import { classifyStatus, parseRetryAfter } from '@vigil/client-core';
 import { VigilError } from './errors.js';
-import { parseRetryAfter } from './retry-after.js';
 import type { HttpResponse } from './transport.js';
 import type { Problem } from './wire.js';
 
 /**
- * What to do with a response. Expected outcomes are data: the sender switches on `kind`.
+ * What to do with a response, by the shared client policy (clients/POLICY.md). Expected outcomes are
+ * data: the sender switches on `kind`.
  * - success: 2xx
  * - retry: 408, 429, 5xx (and network failures); `retryAfterMs` when the service said how long
  * - shrink: 413, the batch is too large and must be split
- * - drop: any other 4xx (or 1xx/3xx), retrying would give the same answer
+ * - drop: any other status, retrying would give the same answer
  */
 export type Classification =
   | { kind: 'success' }
@@ -16,20 +17,18 @@ export type Classification =
   | { kind: 'shrink'; error: VigilError }
   | { kind: 'drop'; error: VigilError };
 
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
-
-export function classifyResponse(response: HttpResponse, nowMs: number): Classification {
+/** @param retryAfterCapMs the longest Retry-After honoured (`maxRetryAfter`). */
+export function classifyResponse(response: HttpResponse, nowMs: number, retryAfterCapMs: number): Classification {
   const { status } = response;
-  if (status >= 200 && status < 300) return { kind: 'success' };
+  const verdict = classifyStatus(status);
+  if (verdict === 'done') return { kind: 'success' };
   const problem = parseProblem(response.body);
   const error = new VigilError('http', describe(status, problem), { status, problem });
-  if (isRetryableStatus(status)) {
-    return { kind: 'retry', error, retryAfterMs: parseRetryAfter(response.header('retry-after'), nowMs) };
+  if (verdict === 'retry') {
+    const retryAfterMs = parseRetryAfter(response.header('retry-after'), nowMs, retryAfterCapMs);
+    return { kind: 'retry', error, retryAfterMs: retryAfterMs ?? undefined };
   }
-  if (status === 413) return { kind: 'shrink', error };
-  return { kind: 'drop', error };
+  return { kind: verdict, error };
 }
 
 export function parseProblem(body: string): Problem | undefined {

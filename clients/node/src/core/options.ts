@@ -1,3 +1,4 @@
+import { EVENTS_BATCH, FLUSH_INTERVAL_MS, QUEUE_BOUND, RETRY } from '@vigil/client-core';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { VigilError } from './errors.js';
@@ -10,7 +11,10 @@ export type FailOpen =
   | Partial<InsightsData>
   | ((error: VigilError, event: AttemptedEvent) => Partial<InsightsData>);
 
-/** Options understood by the runtime-neutral core. Every one has a default (see README). */
+/**
+ * Options understood by the runtime-neutral core. Every one has a default (see README); the delivery defaults
+ * are the shared client policy's (clients/POLICY.md).
+ */
 export interface CoreOptions {
   /** trackAsync: milliseconds to wait for insights before returning the fail-open result. Default 2000. */
   timeout?: number;
@@ -26,11 +30,11 @@ export interface CoreOptions {
   flushInterval?: number;
   /** Events held in memory (queued or in flight); beyond this new events are dropped. Default 10_000. */
   maxQueueSize?: number;
-  /** Sends per event before it is given up (first try included). Default 10. */
+  /** Answers with a retryable status (408, 429, 5xx) an event may get before it is given up; failures without an answer do not count. Default 20. */
   maxAttempts?: number;
-  /** First retry delay in ms, doubled per consecutive failure, jittered. Default 500. */
+  /** Step of the first retry in ms, doubled per consecutive failure, jittered to [½, 1] of the step. Default 1000. */
   minRetryDelay?: number;
-  /** Cap of the exponential retry delay in ms. Default 30_000. */
+  /** Cap of the exponential retry step in ms. Default 60_000. */
   maxRetryDelay?: number;
   /** Cap on how long a Retry-After header may pause sending, in ms. Default 300_000. */
   maxRetryAfter?: number;
@@ -72,7 +76,7 @@ export interface ResolvedCoreOptions {
 }
 
 /** The service's own limit on events per batch. */
-export const SERVICE_MAX_BATCH = 100;
+export const SERVICE_MAX_BATCH = EVENTS_BATCH.maxEvents;
 
 export function resolveCoreOptions(
   endpoint: string,
@@ -87,13 +91,13 @@ export function resolveCoreOptions(
     failOpen: options.failOpen,
     onError: options.onError ?? defaultOnError,
     maxBatchSize: Math.min(SERVICE_MAX_BATCH, Math.floor(positive(options.maxBatchSize, SERVICE_MAX_BATCH))),
-    maxBatchBytes: positive(options.maxBatchBytes, 1_000_000),
-    flushInterval: nonNegative(options.flushInterval, 1000),
-    maxQueueSize: Math.floor(positive(options.maxQueueSize, 10_000)),
-    maxAttempts: Math.floor(positive(options.maxAttempts, 10)),
-    minRetryDelay: nonNegative(options.minRetryDelay, 500),
-    maxRetryDelay: nonNegative(options.maxRetryDelay, 30_000),
-    maxRetryAfter: nonNegative(options.maxRetryAfter, 300_000),
+    maxBatchBytes: positive(options.maxBatchBytes, EVENTS_BATCH.maxBytes),
+    flushInterval: nonNegative(options.flushInterval, FLUSH_INTERVAL_MS.node),
+    maxQueueSize: Math.floor(positive(options.maxQueueSize, QUEUE_BOUND.node)),
+    maxAttempts: Math.floor(positive(options.maxAttempts, RETRY.maxAttempts)),
+    minRetryDelay: nonNegative(options.minRetryDelay, RETRY.baseDelayMs),
+    maxRetryDelay: nonNegative(options.maxRetryDelay, RETRY.maxDelayMs),
+    maxRetryAfter: nonNegative(options.maxRetryAfter, RETRY.retryAfterCapMs),
     requestTimeout: positive(options.requestTimeout, 10_000),
     closeTimeout: nonNegative(options.closeTimeout, 10_000),
     transport: options.transport ?? fetchTransport(),

@@ -77,7 +77,7 @@ export class SingleSender {
   }
 
   private onResponse(prepared: PreparedEvent, response: HttpResponse): Insights {
-    const verdict = classifyResponse(response, this.options.clock.now());
+    const verdict = classifyResponse(response, this.options.clock.now(), this.options.maxRetryAfter);
     switch (verdict.kind) {
       case 'success': {
         let body: unknown;
@@ -94,7 +94,7 @@ export class SingleSender {
       }
       case 'retry':
         if (verdict.retryAfterMs !== undefined) {
-          this.batches.pause(this.options.clock.now() + Math.min(verdict.retryAfterMs, this.options.maxRetryAfter));
+          this.batches.pause(this.options.clock.now() + verdict.retryAfterMs);
         }
         return this.failOpen(prepared, verdict.error, true);
       case 'shrink':

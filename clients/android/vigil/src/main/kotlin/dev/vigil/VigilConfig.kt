@@ -2,6 +2,7 @@ package dev.vigil
 
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.platform.Logger
+import dev.vigil.core.sync.DeliveryPolicy
 
 /** The `Vigil.init(context) { … }` block. */
 class VigilConfig {
@@ -12,7 +13,7 @@ class VigilConfig {
     var endpoint: String = ""
 
     /** At most this many unsent events are kept; beyond it the oldest are dropped and counted. */
-    var maxQueueSize: Int = 10_000
+    var maxQueueSize: Int = DeliveryPolicy.QUEUE_BOUND
 
     /** How often queued events are retried besides on reconnect. */
     var syncIntervalMillis: Long = 15 * 60_000L

@@ -14,6 +14,7 @@ import dev.vigil.core.result.VigilError
 import dev.vigil.core.result.VigilResult
 import dev.vigil.core.signals.LocalTags
 import dev.vigil.core.sync.Backoff
+import dev.vigil.core.sync.DeliveryPolicy
 import dev.vigil.core.sync.SyncReport
 import dev.vigil.core.sync.Syncer
 import kotlinx.coroutines.CancellationException
@@ -47,7 +48,7 @@ class VigilClient(private val options: VigilOptions) : AutoCloseable {
         clock = options.clock,
         logger = logger,
         backoff = Backoff(random = options.random),
-        maxBatchSize = options.maxBatchSize.coerceIn(1, 100),
+        maxBatchSize = options.maxBatchSize.coerceIn(1, DeliveryPolicy.MAX_BATCH_EVENTS),
         onAccepted = { _, insights -> rememberInsights(insights) },
         onSynced = { store.putString(KEY_LAST_SYNC, it.toString()) },
     )

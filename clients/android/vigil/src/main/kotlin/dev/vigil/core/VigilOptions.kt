@@ -9,6 +9,7 @@ import dev.vigil.core.platform.Logger
 import dev.vigil.core.platform.NetworkStatus
 import dev.vigil.core.queue.EventQueue
 import dev.vigil.core.signals.DeviceSignalsSource
+import dev.vigil.core.sync.DeliveryPolicy
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import kotlin.random.Random
@@ -30,7 +31,7 @@ class VigilOptions(
     /** Sent with every event, e.g. device_model and os_version. */
     val deviceProperties: Map<String, Any?> = emptyMap(),
     val logger: Logger = Logger.NONE,
-    val maxBatchSize: Int = 100,
+    val maxBatchSize: Int = DeliveryPolicy.MAX_BATCH_EVENTS,
     val syncPeriodMillis: Long = 15 * 60_000L,
     /** Where blocking work (SQLite, HTTP) runs; never the main thread. */
     val dispatcher: CoroutineDispatcher = Dispatchers.IO,

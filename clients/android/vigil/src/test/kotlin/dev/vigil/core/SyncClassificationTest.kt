@@ -1,9 +1,11 @@
 package dev.vigil.core
 
+import dev.vigil.core.http.HttpRequest
 import dev.vigil.core.http.HttpResponse
 import dev.vigil.core.json.Json
 import dev.vigil.core.result.VigilError
 import dev.vigil.core.result.VigilResult
+import dev.vigil.core.sync.DeliveryPolicy
 import dev.vigil.testing.ScriptedHttpClient
 import dev.vigil.testing.ScriptedHttpClient.Companion.batchOk
 import dev.vigil.testing.ScriptedHttpClient.Companion.problem
@@ -175,6 +177,29 @@ class SyncClassificationTest {
 
         assertTrue(f.syncReport().isComplete)
         assertEquals(http.sentEventIds(0), http.sentEventIds(1))
+    }
+
+    @Test
+    fun `an event the server keeps failing on is given up after twenty retryable answers`() {
+        val http = ScriptedHttpClient(*Array(DeliveryPolicy.MAX_ATTEMPTS) { { _: HttpRequest -> problem(503) } })
+        val f = fixture(http)
+        f.queueOffline(1)
+        repeat(DeliveryPolicy.MAX_ATTEMPTS - 1) { f.syncReport() }
+        assertEquals(listOf(DeliveryPolicy.MAX_ATTEMPTS - 1), f.client.pendingEvents.map { it.attempts })
+
+        val last = f.syncReport()
+        assertTrue(f.client.pendingEvents.isEmpty())
+        assertEquals(setOf("e1"), last.rejected.keys)
+        assertTrue(last.rejected.getValue("e1").message.startsWith("gave up after 20 retryable answers"))
+    }
+
+    @Test
+    fun `a sync that gets no answer keeps the events without counting an attempt`() {
+        val http = ScriptedHttpClient({ null }, { null })
+        val f = fixture(http)
+        f.queueOffline(2)
+        repeat(2) { assertEquals(VigilError.Kind.OFFLINE, f.syncReport().lastError!!.kind) }
+        assertEquals(listOf(0, 0), f.client.pendingEvents.map { it.attempts })
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.vigil.core.http.HttpResponse
 import dev.vigil.core.json.Json
 import dev.vigil.core.model.PendingEvent
 import dev.vigil.core.platform.Clock
+import dev.vigil.core.sync.DeliveryPolicy
 import java.io.IOException
 import java.net.URLEncoder
 
@@ -49,15 +50,15 @@ internal class VigilApi(
             return BatchOutcome.Retry(null, null, "network: ${e.message ?: e.javaClass.simpleName}")
         }
         val status = response.status
-        return when {
-            status in 200..299 -> parseBatch(response, events.size)
-            status == 413 -> BatchOutcome.TooLarge
-            isRetryable(status) -> BatchOutcome.Retry(
+        return when (DeliveryPolicy.classify(status)) {
+            DeliveryPolicy.Verdict.DONE -> parseBatch(response, events.size)
+            DeliveryPolicy.Verdict.SHRINK -> BatchOutcome.TooLarge
+            DeliveryPolicy.Verdict.RETRY -> BatchOutcome.Retry(
                 status,
                 Timestamps.retryAfterMillis(response.header("Retry-After"), clock.nowMillis()),
                 Problem.from(status, response.body).message,
             )
-            else -> BatchOutcome.Rejected(Problem.from(status, response.body))
+            DeliveryPolicy.Verdict.DROP -> BatchOutcome.Rejected(Problem.from(status, response.body))
         }
     }
 
@@ -74,11 +75,12 @@ internal class VigilApi(
         return BatchOutcome.Delivered(results.map { r ->
             val m = r as? Map<*, *>
             val status = (m?.get("status") as? Number)?.toInt() ?: 0
-            when {
-                status in 200..299 -> Item.Accepted(
+            // An item without a status is resent (safe: it keeps its event id) rather than silently lost.
+            when (if (status == 0) DeliveryPolicy.Verdict.RETRY else DeliveryPolicy.classify(status)) {
+                DeliveryPolicy.Verdict.DONE -> Item.Accepted(
                     (m?.get("insights") as? Map<*, *>)?.entries?.associate { (k, v) -> k.toString() to v } ?: emptyMap()
                 )
-                isRetryable(status) || status == 0 -> Item.Retry(status)
+                DeliveryPolicy.Verdict.RETRY -> Item.Retry(status)
                 else -> Item.Rejected(Problem.from(status, m?.get("error") as? Map<*, *>))
             }
         })
@@ -123,8 +125,4 @@ internal class VigilApi(
     }
 
     private fun encode(s: String) = URLEncoder.encode(s, "UTF-8").replace("+", "%20")
-
-    companion object {
-        fun isRetryable(status: Int) = status == 408 || status == 429 || status >= 500
-    }
 }

@@ -2,6 +2,7 @@ package dev.vigil.core.sync
 
 import dev.vigil.core.api.Problem
 import dev.vigil.core.api.VigilApi
+import dev.vigil.core.model.PendingEvent
 import dev.vigil.core.platform.Clock
 import dev.vigil.core.platform.Logger
 import dev.vigil.core.queue.EventQueue
@@ -14,8 +15,10 @@ import kotlinx.coroutines.sync.withLock
  *
  * An event leaves the queue only once the server answered for it (accepted, or rejected for good). Killed
  * mid-request, the event is still queued and is resent with the same event_id and timestamp, which the server
- * stores once. Classification: 2xx per-item; 408/429/5xx and no answer retry later (Retry-After honoured);
- * 413 halves the batch; any other 4xx drops the batch with a reported error.
+ * stores once. Classification, by the shared client policy ([DeliveryPolicy], clients/POLICY.md): 2xx per-item;
+ * 408/429/5xx and no answer retry later (Retry-After honoured); 413 halves the batch; any other 4xx drops the batch
+ * with a reported error. An event is given up after [DeliveryPolicy.MAX_ATTEMPTS] retryable answers; time offline
+ * does not count.
  */
 internal class Syncer(
     private val queue: EventQueue,
@@ -80,23 +83,25 @@ internal class Syncer(
                     queue.remove(done)
                     onSynced(clock.nowMillis())
                     if (retry.isNotEmpty()) {
-                        queue.markAttempt(retry)
                         val error = VigilError(VigilError.Kind.UNAVAILABLE, "server asked to retry ${retry.size} event(s)")
+                        countAttempt(batch.filter { it.id in retry }, error, rejected)
                         return SyncReport(delivered, rejected, queue.size(), backoff.nextDelayMillis(null), error)
                     }
                 }
                 is VigilApi.BatchOutcome.Retry -> {
-                    queue.markAttempt(batch.map { it.id })
                     val error = VigilError(
                         if (outcome.status == null) VigilError.Kind.OFFLINE else VigilError.Kind.UNAVAILABLE,
                         outcome.reason, outcome.status,
                     )
+                    // Only an answer counts: a device offline for days keeps its events (the queue bound limits them).
+                    if (outcome.status != null) countAttempt(batch, error, rejected)
                     logger.log(Logger.Level.WARN, "sync postponed: ${outcome.reason}", null)
                     return SyncReport(delivered, rejected, queue.size(), backoff.nextDelayMillis(outcome.retryAfterMillis), error)
                 }
                 VigilApi.BatchOutcome.TooLarge -> {
-                    if (batch.size > 1) {
-                        batchSize = batch.size / 2
+                    val smaller = DeliveryPolicy.shrinkBatch(batch.size)
+                    if (smaller != null) {
+                        batchSize = smaller
                     } else {
                         val error = Problem(413, "event too large", "the server refused a single event as too large", "payload_too_large").toError()
                         dropBatch(batch.map { it.id }, error, rejected)
@@ -110,6 +115,16 @@ internal class Syncer(
                 }
             }
         }
+    }
+
+    /** Records a retryable answer for [events]; those that reached the policy's limit are given up and reported. */
+    private fun countAttempt(events: List<PendingEvent>, error: VigilError, rejected: MutableMap<String, VigilError>) {
+        val (exhausted, again) = events.partition { it.attempts + 1 >= DeliveryPolicy.MAX_ATTEMPTS }
+        if (exhausted.isNotEmpty()) {
+            val given = error.copy(message = "gave up after ${DeliveryPolicy.MAX_ATTEMPTS} retryable answers: ${error.message}")
+            dropBatch(exhausted.map { it.id }, given, rejected)
+        }
+        queue.markAttempt(again.map { it.id })
     }
 
     private fun dropBatch(ids: List<String>, error: VigilError, rejected: MutableMap<String, VigilError>) {
