@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { VigilError } from '../../errors.js';
 import {
   bulkDeactivateBody,
   bulkTransferBody,
   deviceFilterOf,
   deviceIdParam,
   listQuerySchema,
-  registryLimits,
+  refuseTooManyDevices,
   supervisorDeactivateBody,
   supervisorReactivateBody,
   supervisorTransferBody,
@@ -25,11 +24,7 @@ type Params = { device_id: string };
 /** Refuses an over-long id list before validating each id: the answer names the limit, not 501 field errors. */
 function bounded(body: unknown): unknown {
   const ids = (body as { device_ids?: unknown } | null)?.device_ids;
-  if (Array.isArray(ids) && ids.length > registryLimits.bulkMaxDevices) {
-    throw new VigilError('too_many_devices', `${ids.length} device ids; one call moves at most ${registryLimits.bulkMaxDevices}`, {
-      errors: [{ path: 'device_ids', message: `at most ${registryLimits.bulkMaxDevices} ids` }],
-    });
-  }
+  if (Array.isArray(ids)) refuseTooManyDevices(ids.length, 'device_ids');
   return body;
 }
 
