@@ -85,7 +85,8 @@ export const supervisorDeactivateBody = z
   })
   .strict();
 
-export const supervisorReactivateBody = supervisorDeactivateBody;
+// Its own instance, so it has its own name in /openapi.json.
+export const supervisorReactivateBody = supervisorDeactivateBody.clone();
 
 export const supervisorTransferBody = z
   .object({
