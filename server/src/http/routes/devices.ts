@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { keyActor } from '../../registry/actor.js';
 import { refusalError } from '../../registry/refusals.js';
@@ -8,17 +7,10 @@ import { deviceDeactivateBody, deviceParams, registerBody } from '../../registry
 import { registrationSchema, registrationStatusSchema } from '../../registry/view-schemas.js';
 import { registrationResult, registrationStatus } from '../../registry/views.js';
 import { requireKey, type GuardDeps } from '../guards.js';
-import { validationError } from '../problem.js';
 import { guarded, json, problem, problems, securedBy, toDevice, validatedAs, withBody } from '../route-schemas.js';
 
 export interface DeviceRouteDeps extends GuardDeps {
   registry: RegistryRepository;
-}
-
-export function parse<T extends z.ZodType>(schema: T, value: unknown, what: string, prefix = ''): z.infer<T> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error, what, prefix);
-  return parsed.data;
 }
 
 /** The path of every device route, `device_id` checked by the registry's rule. */
