@@ -14,6 +14,7 @@ import { liveRoutes } from './live-server.js';
 import { storableArguments } from './text-args.js';
 import { MAX_DEPTH, MAX_NODES, MAX_TOKENS, selectionLimits } from './limits.js';
 import { vigilSchema } from './schema.js';
+import { graphqlRouteSchema } from './route-schema.js';
 
 export type GraphqlRouteDeps = GraphqlServices & SupervisorGuardDeps & { config: { env: Env } };
 
@@ -52,12 +53,14 @@ export async function graphqlRoutes(app: FastifyInstance, deps: GraphqlRouteDeps
   });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
-  app.route({
-    method: ['GET', 'POST'],
+  const route = {
     url: '/graphql',
     preHandler: requireSupervisor(deps, 'read'),
     handler: fastifyApolloHandler(apollo, { context: async (request) => createContext(request.principal!, deps, maxScanRows, env.VIGIL_REPORTING_SETTLE_MS) }),
-  });
+  };
+  // /openapi.json shows POST only: one operation, with the schema in server/schema.graphql.
+  app.route({ ...route, method: 'POST', schema: graphqlRouteSchema });
+  app.route({ ...route, method: 'GET', schema: { hide: true } });
   // Subscriptions: the same path, upgraded to a WebSocket.
   liveRoutes(app, { schema, feed, services: deps, guard: deps, recheckMs: env.VIGIL_LIVE_RECHECK_SECONDS * 1000, maxScanRows });
 }

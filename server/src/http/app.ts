@@ -11,8 +11,10 @@ import type { Webhooks } from '../webhooks/webhooks.js';
 import { limits } from '../ingest/limits.js';
 import { answerClientError } from './client-errors.js';
 import type { Metrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { sendProblem, toVigilError } from './problem.js';
 import type { RateLimiter } from './rate-limit/interface.js';
+import { serializerCompiler, validatorCompiler } from './route-schemas.js';
 import { graphqlRoutes } from '../graphql/server.js';
 import { registryServices } from './registry-services.js';
 import { authRoutes } from './routes/auth.js';
@@ -76,6 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler(answerError);
+  // Routes declare zod schemas: requests are validated with them and /openapi.json is generated from them.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await registerOpenApi(app);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new VigilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storableString } from '../db/safe-text.js';
+import { VigilError } from '../errors.js';
 import { jsonTreeIssues } from '../ingest/storable.js';
 import { deviceSorts } from './listing.js';
 
@@ -16,7 +17,8 @@ export const registryLimits = {
   bulkMaxDevices: 500,
 } as const;
 
-export const text = (max: number, what = 'text') => storableString().min(1, `${what} must not be empty`).max(max);
+/** Text the registry stores: not empty, at most `max` characters. The field is named by the error's path, at either edge. */
+const text = (max: number) => storableString().min(1, 'must not be empty').max(max);
 
 const metadataLimits = { maxDepth: registryLimits.metadataMaxDepth, maxKeys: registryLimits.metadataMaxKeys };
 
@@ -29,7 +31,35 @@ function checkMetadata(value: Record<string, unknown>, ctx: z.RefinementCtx): vo
   }
 }
 
-export const deviceIdParam = text(registryLimits.deviceIdMax, 'device_id');
+const deviceId = text(registryLimits.deviceIdMax);
+
+/**
+ * The rules of registry input, once: REST bodies and parameters are built from them, and GraphQL checks its
+ * arguments with them (graphql/resolvers/devices.ts), so the two edges cannot accept different input.
+ */
+export const registryInput = {
+  deviceId,
+  userId: text(registryLimits.userIdMax),
+  reason: text(registryLimits.reasonMax),
+  by: text(registryLimits.byMax),
+  deviceIds: z
+    .array(deviceId)
+    .min(1, 'give at least one device id')
+    .describe(`Device ids, at most ${registryLimits.bulkMaxDevices} (more is 400 too_many_devices); repeats are moved once.`),
+};
+
+/** Refuses an over-long id list before each id is checked: the answer names the limit, not hundreds of field errors. */
+export function refuseTooManyDevices(count: number, path: string): void {
+  if (count <= registryLimits.bulkMaxDevices) return;
+  throw new VigilError('too_many_devices', `${count} device ids; one call moves at most ${registryLimits.bulkMaxDevices}`, {
+    errors: [{ path, message: `at most ${registryLimits.bulkMaxDevices} ids` }],
+  });
+}
+
+export const deviceIdParam = registryInput.deviceId;
+
+/** The path parameters of a device route. */
+export const deviceParams = z.object({ device_id: deviceIdParam });
 
 export const metadataSchema = z
   .record(z.string(), z.unknown())
@@ -38,29 +68,30 @@ export const metadataSchema = z
 
 export const registerBody = z
   .object({
-    user_id: text(registryLimits.userIdMax, 'user_id').describe('User the device is registered to.'),
+    user_id: registryInput.userId.describe('User the device is registered to.'),
     metadata: metadataSchema.optional(),
   })
   .strict();
 
 export const deviceDeactivateBody = z
-  .object({ reason: text(registryLimits.reasonMax, 'reason').describe('Why the device is deactivated; recorded.') })
+  .object({ reason: registryInput.reason.describe('Why the device is deactivated; recorded.') })
   .strict();
 
 /** Supervisor moves name the supervisor in `by`, as the spec's routes do. */
 export const supervisorDeactivateBody = z
   .object({
-    reason: text(registryLimits.reasonMax, 'reason'),
-    by: text(registryLimits.byMax, 'by').describe("The supervisor's identifier, recorded as given."),
+    reason: registryInput.reason,
+    by: registryInput.by.describe("The supervisor's identifier, recorded as given."),
   })
   .strict();
 
-export const supervisorReactivateBody = supervisorDeactivateBody;
+// Its own instance, so it has its own name in /openapi.json.
+export const supervisorReactivateBody = supervisorDeactivateBody.clone();
 
 export const supervisorTransferBody = z
   .object({
-    new_user_id: text(registryLimits.userIdMax, 'new_user_id').describe('User the registration now belongs to.'),
-    by: text(registryLimits.byMax, 'by').describe("The supervisor's identifier, recorded as given."),
+    new_user_id: registryInput.userId.describe('User the registration now belongs to.'),
+    by: registryInput.by.describe("The supervisor's identifier, recorded as given."),
   })
   .strict();
 
@@ -108,11 +139,6 @@ export const deviceFilterOf = (q: z.output<typeof listQuerySchema> | z.output<ty
   userIdPrefix: q.user_id_prefix,
 });
 
-const deviceIds = z
-  .array(deviceIdParam)
-  .min(1, 'give at least one device id')
-  .describe(`Device ids, at most ${registryLimits.bulkMaxDevices} (more is 400 too_many_devices); repeats are moved once.`);
+export const bulkDeactivateBody = z.object({ device_ids: registryInput.deviceIds, ...supervisorDeactivateBody.shape }).strict();
 
-export const bulkDeactivateBody = z.object({ device_ids: deviceIds, ...supervisorDeactivateBody.shape }).strict();
-
-export const bulkTransferBody = z.object({ device_ids: deviceIds, ...supervisorTransferBody.shape }).strict();
+export const bulkTransferBody = z.object({ device_ids: registryInput.deviceIds, ...supervisorTransferBody.shape }).strict();

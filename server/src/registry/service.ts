@@ -8,33 +8,9 @@ import { refusalError } from './refusals.js';
 import type { RegistryRepository } from './repository.js';
 import type { Command } from './state.js';
 import type { SupervisorDeviceView } from './view-schemas.js';
-import { auditView } from './views.js';
+import { auditView, deviceView } from './views.js';
 
 export const supervisorActor = (p: Principal): Actor => ({ kind: 'supervisor', id: p.supervisor.id, name: p.supervisor.username });
-
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
-/** A device as the supervisor REST API answers it. */
-export function deviceView(d: DeviceSummary, latest: LatestEvent): SupervisorDeviceView {
-  const r = d.registration;
-  return {
-    device_id: d.deviceId,
-    user_id: r?.userId ?? null,
-    role: r?.role ?? null,
-    metadata: r?.metadata ?? {},
-    status: d.status,
-    registered_at: iso(r?.registeredAt),
-    deactivated_at: iso(r?.deactivatedAt),
-    deactivation_reason: r?.deactivationReason ?? null,
-    first_seen: iso(d.firstSeen),
-    last_seen: iso(d.lastSeen),
-    handprint_id: d.handprintId,
-    current_tags: latest.tags,
-    risk_score: latest.riskScore,
-    model: d.model,
-    os_version: d.osVersion,
-  };
-}
 
 const noEvent: LatestEvent = { tags: [], riskScore: null };
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { deviceView } from './service.js';
 import type { Registration } from './state.js';
 import { auditRecordSchema, registrationSchema, registrationStatusSchema, supervisorDeviceSchema } from './view-schemas.js';
-import { auditView, registrationResult, registrationStatus } from './views.js';
+import { auditView, deviceView, registrationResult, registrationStatus } from './views.js';
 
 // /openapi.json shows these schemas with additionalProperties: false; the views must answer exactly them.
 const exactly = (schema: z.ZodObject, value: unknown) => expect(schema.strict().safeParse(value).error?.issues).toBeUndefined();

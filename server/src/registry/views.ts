@@ -1,7 +1,8 @@
 import type { RegistryAuditRow } from '@vigil/drizzle/schema';
 import type { DeviceInfo } from '../ingest/insights.js';
+import type { DeviceSummary, LatestEvent } from './listing.js';
 import type { Registration } from './state.js';
-import type { AuditRecordView, RegistrationStatusView, RegistrationView } from './view-schemas.js';
+import type { AuditRecordView, RegistrationStatusView, RegistrationView, SupervisorDeviceView } from './view-schemas.js';
 
 export type DeviceStatus = 'unregistered' | 'active' | 'deactivated';
 
@@ -61,5 +62,30 @@ export function auditView(a: RegistryAuditRow): AuditRecordView {
     actor: { kind: a.actorKind as AuditRecordView['actor']['kind'], id: a.actorId, name: a.actorName },
     metadata: a.metadata,
     at: a.at.toISOString(),
+  };
+}
+
+/**
+ * A device as the supervisor REST API answers it: the one rendering of the registry's DeviceSummary, which GraphQL's
+ * Device type exposes as it is (graphql/types/device.ts).
+ */
+export function deviceView(d: DeviceSummary, latest: LatestEvent): SupervisorDeviceView {
+  const r = d.registration;
+  return {
+    device_id: d.deviceId,
+    user_id: r?.userId ?? null,
+    role: r?.role ?? null,
+    metadata: r?.metadata ?? {},
+    status: d.status,
+    registered_at: iso(r?.registeredAt),
+    deactivated_at: iso(r?.deactivatedAt),
+    deactivation_reason: r?.deactivationReason ?? null,
+    first_seen: iso(d.firstSeen),
+    last_seen: iso(d.lastSeen),
+    handprint_id: d.handprintId,
+    current_tags: latest.tags,
+    risk_score: latest.riskScore,
+    model: d.model,
+    os_version: d.osVersion,
   };
 }

@@ -1,8 +1,9 @@
 import { Arg, Ctx, Float, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ComplexityEstimatorArgs } from 'graphql-query-complexity';
+import type { z } from 'zod';
 import { VigilError } from '../../errors.js';
 import { countDevices, listDevices, type DeviceFilter as Filter } from '../../registry/listing.js';
-import { deviceIdParam, registryLimits, text } from '../../registry/schemas.js';
+import { refuseTooManyDevices, registryInput, registryLimits } from '../../registry/schemas.js';
 import type { Command } from '../../registry/state.js';
 import { validationError } from '../../http/problem.js';
 import type { GraphqlContext } from '../context.js';
@@ -11,13 +12,14 @@ import { connectionCost, deviceRows, perItem } from '../cost.js';
 import { AuditRecord, BulkDeviceResult, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
 import { BulkOutcomeEnum, DeviceSortEnum } from '../types/enums.js';
 import { Event } from '../types/event.js';
-import { toAudit, toDevice, toEvent, toRegistration } from './mapping.js';
+import { toAudit, toEvent, toRegistration } from './mapping.js';
 import { pageSize, sublistSize, connection } from './paging.js';
 
 /** Connections remember their filter so totalCount is only counted when asked for. */
 type DeviceConnectionSource = DeviceConnection & { filter: Filter };
 
-function checked(value: string, schema: ReturnType<typeof text>, field: string): string {
+/** An argument checked by the registry's input rule for it (the same rule REST bodies use), the error at `field`. */
+function checked<T extends z.ZodType>(value: unknown, schema: T, field: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error, `Invalid ${field}`, field);
   return parsed.data;
@@ -44,13 +46,8 @@ const devicesCost = (args: ComplexityEstimatorArgs) => (byRisk.includes(args.arg
 const perId = (args: ComplexityEstimatorArgs): number => 1 + args.childComplexity * (Array.isArray(args.args.ids) ? args.args.ids.length : 1);
 
 function boundedIds(ids: readonly string[]): string[] {
-  if (ids.length > registryLimits.bulkMaxDevices) {
-    throw new VigilError('too_many_devices', `${ids.length} device ids; one call moves at most ${registryLimits.bulkMaxDevices}`, {
-      errors: [{ path: 'ids', message: `at most ${registryLimits.bulkMaxDevices} ids` }],
-    });
-  }
-  if (ids.length === 0) throw new VigilError('validation_failed', 'ids: give at least one device id', { errors: [{ path: 'ids', message: 'must not be empty' }] });
-  return ids.map((id, i) => checked(id, deviceIdParam, `ids.${i}`));
+  refuseTooManyDevices(ids.length, 'ids');
+  return checked(ids, registryInput.deviceIds, 'ids');
 }
 
 @Resolver(() => DeviceConnection)
@@ -79,7 +76,7 @@ export class DeviceResolver {
       // The listing already read each registration: prime the loader so fields resolve without a query.
       ctx.loaders.registration.prime(d.deviceId, d.registration);
       ctx.loaders.device.prime(d.deviceId, d);
-      return { cursor: page.cursors[i]!, node: toDevice(d) };
+      return { cursor: page.cursors[i]!, node: d };
     });
     return connection(edges, page.nextCursor, after, query);
   }
@@ -88,23 +85,23 @@ export class DeviceResolver {
   async device(@Ctx() ctx: GraphqlContext, @Arg('id', () => ID) id: string): Promise<Device | null> {
     ctx.require('read');
     const found = await ctx.loaders.device.load(id);
-    return found ? toDevice(found) : null;
+    return found ?? null;
   }
 
   @FieldResolver(() => Registration, { nullable: true })
   async registration(@Root() device: Device, @Ctx() ctx: GraphqlContext): Promise<Registration | null> {
-    const r = await ctx.loaders.registration.load(device.id);
+    const r = await ctx.loaders.registration.load(device.deviceId);
     return r ? toRegistration(r) : null;
   }
 
   @FieldResolver(() => [String], { description: "Tags of the device's latest event." })
   async currentTags(@Root() device: Device, @Ctx() ctx: GraphqlContext): Promise<string[]> {
-    return (await ctx.loaders.latest.load(device.id)).tags;
+    return (await ctx.loaders.latest.load(device.deviceId)).tags;
   }
 
   @FieldResolver(() => Float, { nullable: true, description: "Score of the device's latest event (0..1); null when it sent none." })
   async riskScore(@Root() device: Device, @Ctx() ctx: GraphqlContext): Promise<number | null> {
-    return (await ctx.loaders.latest.load(device.id)).riskScore;
+    return (await ctx.loaders.latest.load(device.deviceId)).riskScore;
   }
 
   @FieldResolver(() => [AuditRecord], { description: 'Registry audit trail, newest first.', complexity: perItem(20) })
@@ -113,7 +110,7 @@ export class DeviceResolver {
     @Ctx() ctx: GraphqlContext,
     @Arg('first', () => Int, { nullable: true, description: '1 to 100, default 20.' }) first: number | null,
   ): Promise<AuditRecord[]> {
-    const rows = await ctx.loaders.history(sublistSize(first, 100)).load(device.id);
+    const rows = await ctx.loaders.history(sublistSize(first, 100)).load(device.deviceId);
     return rows.map(toAudit);
   }
 
@@ -123,7 +120,7 @@ export class DeviceResolver {
     @Ctx() ctx: GraphqlContext,
     @Arg('first', () => Int, { nullable: true, description: '1 to 100, default 20.' }) first: number | null,
   ): Promise<Event[]> {
-    const rows = await ctx.loaders.recentEvents(sublistSize(first, 100)).load(device.id);
+    const rows = await ctx.loaders.recentEvents(sublistSize(first, 100)).load(device.deviceId);
     return rows.map(toEvent);
   }
 
@@ -137,7 +134,7 @@ export class DeviceResolver {
     @Arg('reason', () => String) reason: string,
     @Arg('by', () => String, { nullable: true, description: "Recorded as given; default: the caller's username." }) by: string | null,
   ): Promise<BulkDeviceResult[]> {
-    return this.moveEach(ctx, ids, (b) => ({ type: 'deactivate', reason: checked(reason, text(registryLimits.reasonMax, 'reason'), 'reason'), by: b }), by);
+    return this.moveEach(ctx, ids, (b) => ({ type: 'deactivate', reason: checked(reason, registryInput.reason, 'reason'), by: b }), by);
   }
 
   @Mutation(() => [BulkDeviceResult], {
@@ -153,7 +150,7 @@ export class DeviceResolver {
     return this.moveEach(
       ctx,
       ids,
-      (b) => ({ type: 'transfer', newUserId: checked(newUserId, text(registryLimits.userIdMax, 'newUserId'), 'newUserId'), by: b }),
+      (b) => ({ type: 'transfer', newUserId: checked(newUserId, registryInput.userId, 'newUserId'), by: b }),
       by,
     );
   }
@@ -165,7 +162,7 @@ export class DeviceResolver {
     @Arg('reason', () => String) reason: string,
     @Arg('by', () => String, { nullable: true, description: "Recorded as given; default: the caller's username." }) by: string | null,
   ): Promise<Device> {
-    return this.move(ctx, deviceId, (b) => ({ type: 'deactivate', reason: checked(reason, text(registryLimits.reasonMax, 'reason'), 'reason'), by: b }), by);
+    return this.move(ctx, deviceId, (b) => ({ type: 'deactivate', reason: checked(reason, registryInput.reason, 'reason'), by: b }), by);
   }
 
   @Mutation(() => Device, { description: 'Reactivate a deactivated device (supervisor or admin). Idempotent.' })
@@ -175,7 +172,7 @@ export class DeviceResolver {
     @Arg('reason', () => String) reason: string,
     @Arg('by', () => String, { nullable: true }) by: string | null,
   ): Promise<Device> {
-    return this.move(ctx, deviceId, (b) => ({ type: 'reactivate', reason: checked(reason, text(registryLimits.reasonMax, 'reason'), 'reason'), by: b }), by);
+    return this.move(ctx, deviceId, (b) => ({ type: 'reactivate', reason: checked(reason, registryInput.reason, 'reason'), by: b }), by);
   }
 
   @Mutation(() => Device, { description: 'Transfer a registration to another user (supervisor or admin); starts a fresh association.' })
@@ -188,22 +185,22 @@ export class DeviceResolver {
     return this.move(
       ctx,
       deviceId,
-      (b) => ({ type: 'transfer', newUserId: checked(newUserId, text(registryLimits.userIdMax, 'newUserId'), 'newUserId'), by: b }),
+      (b) => ({ type: 'transfer', newUserId: checked(newUserId, registryInput.userId, 'newUserId'), by: b }),
       by,
     );
   }
 
   private by(ctx: GraphqlContext, by: string | null): string {
-    return checked(by ?? ctx.principal.supervisor.username, text(registryLimits.byMax, 'by'), 'by');
+    return checked(by ?? ctx.principal.supervisor.username, registryInput.by, 'by');
   }
 
   private async move(ctx: GraphqlContext, deviceId: string, command: (by: string) => Command, by: string | null): Promise<Device> {
     ctx.require('manage_devices');
-    const id = checked(deviceId, deviceIdParam, 'deviceId');
+    const id = checked(deviceId, registryInput.deviceId, 'deviceId');
     const report = await ctx.services.supervisorDevices.apply(id, command(this.by(ctx, by)), ctx.principal);
     const found = await this.reload(ctx, [id]);
     if (!found[0]) throw new VigilError('not_found', `No device ${id}`);
-    return { ...toDevice(found[0]), change: { changed: report.outcome === 'changed', message: report.message } };
+    return { ...found[0], change: { changed: report.outcome === 'changed', message: report.message } };
   }
 
   private async moveEach(ctx: GraphqlContext, ids: string[], command: (by: string) => Command, by: string | null): Promise<BulkDeviceResult[]> {
@@ -215,7 +212,7 @@ export class DeviceResolver {
       deviceId: r.deviceId,
       outcome: r.outcome as BulkOutcomeEnum,
       message: r.message,
-      device: found[i] ? toDevice(found[i]) : null,
+      device: found[i] ?? null,
     }));
   }
 

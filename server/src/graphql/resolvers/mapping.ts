@@ -1,21 +1,10 @@
 import type { RegistryAuditRow } from '@vigil/drizzle/schema';
-import type { DeviceSummary } from '../../registry/listing.js';
 import type { Registration as RegistrationState } from '../../registry/state.js';
 import type { EventSummary } from '../../reporting/events.js';
-import type { AuditRecord, Device, Registration } from '../types/device.js';
+import type { AuditRecord, Registration } from '../types/device.js';
 import { AuditActionEnum, DeviceStatusEnum } from '../types/enums.js';
 import type { Event } from '../types/event.js';
 import { insightFields } from './event-insights.js';
-
-export const toDevice = (d: DeviceSummary): Device => ({
-  id: d.deviceId,
-  status: d.status as DeviceStatusEnum,
-  firstSeen: d.firstSeen,
-  lastSeen: d.lastSeen,
-  handprintId: d.handprintId,
-  model: d.model,
-  osVersion: d.osVersion,
-});
 
 export const toRegistration = (r: RegistrationState): Registration => ({
   userId: r.userId,

@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { AuditActionEnum, BulkOutcomeEnum, DeviceStatusEnum } from './enums.js';
+import type { DeviceSummary } from '../../registry/listing.js';
 import { PageInfo } from './page-info.js';
 
 @ObjectType({ description: 'A registration: who the device belongs to, with what role, and its state.' })
@@ -90,14 +91,18 @@ export class DeviceChange {
   message!: string;
 }
 
-/** Registration, tags, history and events are resolved per field, batched by DataLoader across a page. */
+/**
+ * The registry's device (registry/listing.ts DeviceSummary) as it is, not a copy mapped field by field: the REST view
+ * (registry/views.ts deviceView) and this type read the same record. Registration, tags, history and events are
+ * resolved per field, batched by DataLoader across a page.
+ */
 @ObjectType({ description: 'A device: seen in events, registered, or both.' })
-export class Device {
-  @Field(() => ID, { description: "The caller's device_id." })
-  id!: string;
+export class Device implements Omit<DeviceSummary, 'registration'> {
+  @Field(() => ID, { name: 'id', description: "The caller's device_id." })
+  deviceId!: string;
 
   @Field(() => DeviceStatusEnum)
-  status!: DeviceStatusEnum;
+  status!: DeviceSummary['status'];
 
   @Field(() => GraphQLISODateTime, { nullable: true })
   firstSeen!: Date | null;

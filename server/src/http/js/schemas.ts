@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { JS_LIMITS } from '@vigil/browser/server-kit';
-import { problemBodySchema } from '../openapi-kit.js';
+import { problemBodySchema } from '../route-schemas.js';
 
 /**
- * The /js bodies as zod schemas, for /openapi.json. The routes validate with the browser kit's own parser
+ * The /js bodies as zod schemas, declared on the routes for /openapi.json. The routes validate with the browser kit's own parser
  * (parseCollectRequest, parseEventsRequest); schemas.test.ts holds the two to the same verdicts.
  */
 

@@ -1,24 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { keyActor } from '../../registry/actor.js';
 import { refusalError } from '../../registry/refusals.js';
 import type { RegistryRepository } from '../../registry/repository.js';
-import { deviceDeactivateBody, deviceIdParam, registerBody } from '../../registry/schemas.js';
+import { deviceDeactivateBody, deviceParams, registerBody } from '../../registry/schemas.js';
+import { registrationSchema, registrationStatusSchema } from '../../registry/view-schemas.js';
 import { registrationResult, registrationStatus } from '../../registry/views.js';
 import { requireKey, type GuardDeps } from '../guards.js';
-import { validationError } from '../problem.js';
+import { guarded, json, problem, problems, securedBy, toDevice, validatedAs, withBody } from '../route-schemas.js';
 
 export interface DeviceRouteDeps extends GuardDeps {
   registry: RegistryRepository;
 }
 
-type Params = { device_id: string };
+/** The path of every device route, `device_id` checked by the registry's rule. */
+export const deviceIdPath = validatedAs('Invalid device_id', deviceParams);
 
-export function parse<T extends z.ZodType>(schema: T, value: unknown, what: string, prefix = ''): z.infer<T> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error, what, prefix);
-  return parsed.data;
-}
+const security = securedBy('clientKey', 'writeKey');
+const keyErrors = problems([400, ...guarded], { 400: 'Invalid device_id; `errors` lists each {path, message}.', 403: 'Not a write or client key.' });
+const keyBodyErrors = problems([...withBody, ...guarded], { 403: 'Not a write or client key.' });
 
 /**
  * Device-side registry routes, called by the Android library with its client key (or by the app's backend with a
@@ -30,12 +30,27 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, what: stri
  * | GET  /devices/{device_id}/registration | —                    | 200 registration status (also when unregistered) |
  * | POST /devices/{device_id}/deactivate   | {reason}             | 200 registration status; 404 unknown; 409 not registered |
  */
-export function deviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps): void {
+export function deviceRoutes(fastify: FastifyInstance, deps: DeviceRouteDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Credentials before validation: a caller without them learns nothing about what a valid request looks like.
   const guard = requireKey(deps, ['client', 'write']);
 
-  app.post<{ Params: Params }>('/devices/:device_id/register', { preHandler: guard }, async (request) => {
-    const deviceId = parse(deviceIdParam, request.params.device_id, 'Invalid device_id', 'device_id');
-    const body = parse(registerBody, request.body, 'Invalid registration');
+  const register = {
+    operationId: 'registerDevice',
+    summary: 'Register a device to a user (role from metadata.role); again by the same user is idempotent',
+    security,
+    params: deviceIdPath,
+    body: validatedAs('Invalid registration', registerBody),
+    response: {
+      200: json('The DeviceRegistration', registrationSchema),
+      ...keyBodyErrors,
+      409: problem('device_registered_to_other_user (the attempt is recorded) or device_deactivated.'),
+    },
+  };
+  const links = { 200: toDevice('/device_id', 'getDeviceRegistration', 'deactivateOwnDevice', 'getDevice', 'deactivateDevice', 'transferDevice') };
+  app.post('/devices/:device_id/register', { schema: register, links, preValidation: guard }, async (request) => {
+    const deviceId = request.params.device_id;
+    const body = request.body;
     const outcome = await deps.registry.apply(
       deviceId,
       { type: 'register', userId: body.user_id, metadata: body.metadata ?? {} },
@@ -45,15 +60,34 @@ export function deviceRoutes(app: FastifyInstance, deps: DeviceRouteDeps): void 
     return registrationResult(outcome.registration);
   });
 
-  app.get<{ Params: Params }>('/devices/:device_id/registration', { preHandler: guard }, async (request) => {
-    const deviceId = parse(deviceIdParam, request.params.device_id, 'Invalid device_id', 'device_id');
+  const registration = {
+    operationId: 'getDeviceRegistration',
+    summary: "A device's registration (also when unregistered)",
+    security,
+    params: deviceIdPath,
+    response: { 200: json('Registration status', registrationStatusSchema), ...keyErrors },
+  };
+  app.get('/devices/:device_id/registration', { schema: registration, preValidation: guard }, async (request) => {
+    const deviceId = request.params.device_id;
     return registrationStatus(deviceId, await deps.registry.get(deviceId));
   });
 
-  app.post<{ Params: Params }>('/devices/:device_id/deactivate', { preHandler: guard }, async (request) => {
-    const deviceId = parse(deviceIdParam, request.params.device_id, 'Invalid device_id', 'device_id');
-    const body = parse(deviceDeactivateBody, request.body, 'Invalid deactivation');
-    const outcome = await deps.registry.apply(deviceId, { type: 'deactivate', reason: body.reason, by: null }, keyActor(request.apiKey!));
+  const deactivate = {
+    operationId: 'deactivateOwnDevice',
+    summary: 'Deactivate this device with a reason; repeating is idempotent',
+    security,
+    params: deviceIdPath,
+    body: validatedAs('Invalid deactivation', deviceDeactivateBody),
+    response: {
+      200: json('Registration status', registrationStatusSchema),
+      ...keyBodyErrors,
+      ...problems([404, 409], { 404: 'Unknown device.', 409: 'device_not_registered.' }),
+    },
+  };
+  const deactivateLinks = { 200: toDevice('/device_id', 'getDevice', 'reactivateDevice') };
+  app.post('/devices/:device_id/deactivate', { schema: deactivate, links: deactivateLinks, preValidation: guard }, async (request) => {
+    const deviceId = request.params.device_id;
+    const outcome = await deps.registry.apply(deviceId, { type: 'deactivate', reason: request.body.reason, by: null }, keyActor(request.apiKey!));
     if (!outcome.ok) throw refusalError(deviceId, outcome);
     return registrationStatus(deviceId, outcome.registration);
   });

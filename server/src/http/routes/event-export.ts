@@ -1,14 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Env } from '../../config/env.js';
 import type { DatabaseHandle } from '../../db/handle.js';
 import { storableString } from '../../db/safe-text.js';
 import { settledBefore } from '../../reporting/settled.js';
-import { exportEvents } from '../../reporting/event-export.js';
+import { CSV_COLUMNS, exportEvents } from '../../reporting/event-export.js';
+import { insightsSchema } from '../../ingest/insights.js';
 import type { EventFilter } from '../../reporting/event-filter.js';
 import { requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
-import { parse } from './devices.js';
+import { component, guarded, problems, securedBy, validatedAs } from '../route-schemas.js';
 
 export interface EventExportRouteDeps extends SupervisorGuardDeps {
   database: DatabaseHandle;
@@ -50,6 +52,52 @@ export const eventExportQuery = z
   })
   .strict();
 
+/** One NDJSON line of GET /api/events/export (what reporting/event-export.ts writes). */
+const exportedEventSchema = z.object({
+  cursor: z.string().describe('Pass as `after` to resume after this event.'),
+  id: z.string(),
+  name: z.string(),
+  identity: z.string().nullable(),
+  device_id: z.string().nullable(),
+  handprint_id: z.string(),
+  session_id: z.string().nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  tags: z.array(z.string()),
+  risk_score: z.number(),
+  occurred_at: z.string(),
+  received_at: z.string(),
+  user_id: z.string().nullable().describe('The user the device was registered to when the event was answered.'),
+  role: z.string().nullable(),
+  branch: z.string().nullable(),
+  properties: z.record(z.string(), z.unknown()),
+  insights: insightsSchema.describe('The answer POST /events gave, as stored.'),
+});
+
+const schema = {
+  operationId: 'exportEvents',
+  summary: 'Stream every matching event (viewer+), oldest received first, as NDJSON or CSV; resumable',
+  description:
+    'Read in pages as the client reads, so any length streams in constant memory. Each NDJSON line is an ExportedEvent; ' +
+    `CSV has a header row (${CSV_COLUMNS.join(', ')}), CRLF line ends, and text starting with =, +, -, @, tab or CR prefixed with ' ` +
+    'so a spreadsheet shows it instead of running it. Each line or row carries `cursor`: pass the last one read as `after` to go on ' +
+    'without gap or repeat (also after a cut connection). Events received within VIGIL_REPORTING_SETTLE_MS are left for the next export.',
+  security: securedBy('supervisorToken'),
+  querystring: validatedAs('Invalid query', eventExportQuery),
+  response: {
+    200: {
+      description: 'The export',
+      content: {
+        // The line's schema, by name: a stream is documented as text, its lines as ExportedEvent.
+        'application/x-ndjson': { schema: z.string().describe('One ExportedEvent (#/components/schemas/ExportedEvent) a line.') },
+        'text/csv': { schema: z.string() },
+      },
+    },
+    ...problems([400, ...guarded], { 400: 'Invalid parameters or a cursor this API did not return; `errors` lists each {path, message}.', 403: 'A write or client key.' }),
+  },
+};
+component('ExportedEvent', exportedEventSchema);
+
 const CONTENT_TYPE = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8; header=present' } as const;
 
 /**
@@ -58,8 +106,9 @@ const CONTENT_TYPE = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text
  * VIGIL_REPORTING_SETTLE_MS are left for the next export, so resuming never skips one.
  */
 export function eventExportRoutes(app: FastifyInstance, deps: EventExportRouteDeps): void {
-  app.get('/api/events/export', { preHandler: requireSupervisor(deps, 'read') }, async (request, reply) => {
-    const q = parse(eventExportQuery, request.query, 'Invalid query');
+  const route = { schema, preValidation: requireSupervisor(deps, 'read') };
+  app.withTypeProvider<ZodTypeProvider>().get('/api/events/export', route, async (request, reply) => {
+    const q = request.query;
     const filter: EventFilter = {
       deviceId: q.device_id,
       identity: q.identity,
@@ -88,6 +137,7 @@ export function eventExportRoutes(app: FastifyInstance, deps: EventExportRouteDe
       .header('content-type', CONTENT_TYPE[q.format])
       .header('content-disposition', `attachment; filename="events.${q.format}"`)
       .header('cache-control', 'no-store')
-      .send(body);
+      // A stream; the document can only show its content as text.
+      .send(body as unknown as string);
   });
 }

@@ -11,6 +11,7 @@ import { batchInputSchema, eventInputSchema } from '../../ingest/schema.js';
 import { fromHoneypot, honeypotAnswer, honeypotEventSchema, isHoneypotEvent } from '../../ingest/honeypot.js';
 import { requireKey, type GuardDeps } from '../guards.js';
 import { validationError } from '../problem.js';
+import { postBatchSchema, postEventLinks, postEventSchema } from './event-schemas.js';
 
 export interface EventRouteDeps extends GuardDeps {
   ingestor: Ingestor;
@@ -31,7 +32,8 @@ export interface EventRouteDeps extends GuardDeps {
 export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
   // The spec puts the write key on POST /events; the Android library syncs its queue with a client key.
   const writeKeyOrApiKey = requireKey(deps, ['write'], { apiKeyHeader: true });
-  app.post('/events', { bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey }, async (request, reply) => {
+  const single = { schema: postEventSchema, links: postEventLinks, bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey };
+  app.post('/events', single, async (request, reply) => {
     const header = request.headers['idempotency-key'];
     const ctx = context(request, Array.isArray(header) ? header[0] : header);
     if (isHoneypotEvent(request.body)) {
@@ -45,7 +47,8 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
     return outcome.insights;
   });
 
-  app.post('/events/batch', { bodyLimit: limits.batchBodyBytes, preHandler: requireKey(deps, ['write', 'client']) }, async (request) => {
+  const batch = { schema: postBatchSchema, bodyLimit: limits.batchBodyBytes, preHandler: requireKey(deps, ['write', 'client']) };
+  app.post('/events/batch', batch, async (request) => {
     const parsed = batchInputSchema.safeParse(request.body);
     if (!parsed.success) throw validationError(parsed.error, 'Invalid batch');
     const ctx = context(request, undefined);

@@ -8,6 +8,7 @@ import { ingestBrowserEvents } from '../../handprint/browser-events.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
 import type { RequestContext } from '../../ingest/normalize.js';
 import { jsGuard, preflight } from '../js/guard.js';
+import { collectLinks, collectSchema, eventsSchema, scriptSchema, versionedScriptSchema } from '../js/openapi.js';
 import { loadBrowserScript, type BrowserScript } from '../js/script.js';
 import { MemoryRateLimiter } from '../rate-limit/memory.js';
 import { noopRateLimiter } from '../rate-limit/noop.js';
@@ -68,8 +69,8 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
     return reply.send(s.bytes);
   };
 
-  app.get('/js', async (request, reply) => sendScript(request, reply, false));
-  app.get<{ Params: { file: string } }>('/js/:file', async (request, reply) => {
+  app.get('/js', { schema: scriptSchema }, async (request, reply) => sendScript(request, reply, false));
+  app.get<{ Params: { file: string } }>('/js/:file', { schema: versionedScriptSchema }, async (request, reply) => {
     const s = loadScript(request);
     if (request.params.file === s.versionedFile) return sendScript(request, reply, true);
     if (request.params.file === 'vigil.min.js') return sendScript(request, reply, false);
@@ -86,7 +87,7 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
 
   app.post(
     '/js/collect',
-    { bodyLimit: JS_LIMITS.collectBodyBytes, onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: collectLimiter, name: 'collect' }) },
+    { schema: collectSchema, links: collectLinks, bodyLimit: JS_LIMITS.collectBodyBytes, onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: collectLimiter, name: 'collect' }) },
     async (request) => {
       try {
         return await deps.browser.collect({
@@ -104,7 +105,7 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
 
   app.post(
     '/js/events',
-    { bodyLimit: JS_LIMITS.eventsBodyBytes, onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: eventsLimiter, name: 'events' }) },
+    { schema: eventsSchema, bodyLimit: JS_LIMITS.eventsBodyBytes, onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: eventsLimiter, name: 'events' }) },
     async (request) => {
       const ctx: RequestContext = {
         ip: request.ip,

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiText } from '../openapi.js';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
 
@@ -14,9 +17,12 @@ describe.each(testDrivers())('operations routes on %s', (driver) => {
     expect((await server.get('/readyz', { key: null })).body).toEqual({ status: 'ready', database: driver });
   });
 
-  it('serves an OpenAPI 3.1 document generated from the request schemas', async () => {
+  it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {
     const res = await server.get('/openapi.json', { key: null });
     expect(res.body.openapi).toBe('3.1.0');
+    // Checked in like schema.graphql; regenerate with `pnpm --filter @vigil/server schema:openapi`.
+    const checkedIn = readFileSync(fileURLToPath(new URL('../../../openapi.json', import.meta.url)), 'utf8');
+    expect(openApiText(res.body), 'server/openapi.json is stale: run `pnpm --filter @vigil/server schema:openapi`').toBe(checkedIn);
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/events', '/events/batch']));
     const event = res.body.components.schemas.Event;
     expect(event.required).toEqual(['event']);
