@@ -1,5 +1,5 @@
 import { linkBrowserToken, type KeyRing, type ReplayCounter } from '@vigil/browser/server-kit';
-import type { NormalizedEvent } from '../ingest/normalize.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
 import type { DbHandprintProfiles } from './profile-store.js';
 
 export interface BackendLinkDeps {

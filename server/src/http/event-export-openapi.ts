@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insightsSchema } from '../ingest/insights.js';
+import { insightsSchema } from '../pipeline/insights.js';
 import { CSV_COLUMNS } from '../reporting/event-export.js';
 import { guarded, problems, requestSchema, responseSchema } from './openapi-kit.js';
 import { eventExportQuery } from './routes/event-export.js';

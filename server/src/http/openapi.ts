@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insightsSchema } from '../ingest/insights.js';
+import { insightsSchema } from '../pipeline/insights.js';
 import { limits } from '../ingest/limits.js';
 import { batchInputSchema, eventInputSchema, magicPropertiesSchema } from '../ingest/schema.js';
 import { honeypotEventSchema } from '../ingest/honeypot.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableString } from '../db/safe-text.js';
-import { jsonTreeIssues } from '../ingest/storable.js';
+import { jsonTreeIssues } from '../db/storable.js';
 import { deviceSorts } from './listing.js';
 
 /** Limits of registry input. Documented in the README and OpenAPI. */

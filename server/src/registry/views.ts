@@ -1,9 +1,7 @@
 import type { RegistryAuditRow } from '@vigil/drizzle/schema';
-import type { DeviceInfo } from '../ingest/insights.js';
-import type { Registration } from './state.js';
+import type { DeviceInfo } from '../pipeline/insights.js';
+import type { DeviceStatus, Registration } from './state.js';
 import type { AuditRecordView, RegistrationStatusView, RegistrationView } from './view-schemas.js';
-
-export type DeviceStatus = 'unregistered' | 'active' | 'deactivated';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 

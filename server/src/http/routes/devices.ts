@@ -6,7 +6,7 @@ import type { RegistryRepository } from '../../registry/repository.js';
 import { deviceDeactivateBody, deviceIdParam, registerBody } from '../../registry/schemas.js';
 import { registrationResult, registrationStatus } from '../../registry/views.js';
 import { requireKey, type GuardDeps } from '../guards.js';
-import { validationError } from '../problem.js';
+import { validationError } from '../../errors.js';
 
 export interface DeviceRouteDeps extends GuardDeps {
   registry: RegistryRepository;

@@ -7,7 +7,7 @@ import { storableString } from '../../db/safe-text.js';
 import { settledBefore } from '../../reporting/settled.js';
 import { exportEvents } from '../../reporting/event-export.js';
 import type { EventFilter } from '../../reporting/event-filter.js';
-import { requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
+import { requireSupervisor, type SupervisorGuardDeps } from '../../auth/supervisor-guard.js';
 import { parse } from './devices.js';
 
 export interface EventExportRouteDeps extends SupervisorGuardDeps {

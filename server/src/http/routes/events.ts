@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { faultKind, unavailableError } from '../../db/faults.js';
-import { toProblem, VigilError, type Problem } from '../../errors.js';
-import type { BrowserSupport } from '../../handprint/browser.js';
+import { toProblem, validationError, VigilError, type Problem } from '../../errors.js';
+import type { BrowserSupport } from '../../js/browser.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
-import type { Insights } from '../../ingest/insights.js';
+import type { Insights } from '../../pipeline/insights.js';
 import type { StoredOutcome } from '../../ingest/store.js';
 import { limits } from '../../ingest/limits.js';
-import { normalizeEvent, type RequestContext } from '../../ingest/normalize.js';
+import { normalizeEvent } from '../../ingest/normalize.js';
+import type { RequestContext } from '../../pipeline/event.js';
 import { batchInputSchema, eventInputSchema } from '../../ingest/schema.js';
 import { fromHoneypot, honeypotAnswer, honeypotEventSchema, isHoneypotEvent } from '../../ingest/honeypot.js';
 import { requireKey, type GuardDeps } from '../guards.js';
-import { validationError } from '../problem.js';
 
 export interface EventRouteDeps extends GuardDeps {
   ingestor: Ingestor;

@@ -12,7 +12,7 @@ import {
   supervisorTransferBody,
 } from '../../registry/schemas.js';
 import type { SupervisorDevices } from '../../registry/service.js';
-import { requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
+import { requireSupervisor, type SupervisorGuardDeps } from '../../auth/supervisor-guard.js';
 import { parse } from './devices.js';
 import { deviceExportRoute } from './device-export.js';
 

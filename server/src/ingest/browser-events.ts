@@ -1,10 +1,11 @@
 import { prepareBrowserEvents, type KeyRing, type Problem as KitProblem } from '@vigil/browser/server-kit';
 import { toProblem, VigilError, type Problem } from '../errors.js';
-import type { Ingestor } from '../ingest/ingestor.js';
-import { normalizeEvent, type RequestContext } from '../ingest/normalize.js';
-import { eventInputSchema } from '../ingest/schema.js';
-import { validationError } from '../http/problem.js';
-import type { DbHandprintProfiles } from './profile-store.js';
+import type { Ingestor } from './ingestor.js';
+import { normalizeEvent } from './normalize.js';
+import type { RequestContext } from '../pipeline/event.js';
+import { eventInputSchema } from './schema.js';
+import { validationError } from '../errors.js';
+import type { DbHandprintProfiles } from '../handprint/profile-store.js';
 
 export interface BrowserEventsDeps {
   keys: KeyRing;

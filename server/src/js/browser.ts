@@ -5,13 +5,13 @@ import { handleCollect, parseCollectRequest, type CollectResponseBody, type Cors
 import type { Env } from '../config/env.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { VigilError } from '../errors.js';
-import type { NormalizedEvent } from '../ingest/normalize.js';
-import { storableTree } from '../ingest/storable.js';
-import { validationError } from '../http/problem.js';
-import { applyBrowserToken } from './backend-link.js';
-import { kitProblemError } from './browser-events.js';
-import { DbHandprintProfiles } from './profile-store.js';
-import { DbReplayCounter } from './replay-counter.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
+import { storableTree } from '../db/storable.js';
+import { validationError } from '../errors.js';
+import { applyBrowserToken } from '../handprint/backend-link.js';
+import { kitProblemError } from '../ingest/browser-events.js';
+import { DbHandprintProfiles } from '../handprint/profile-store.js';
+import { DbReplayCounter } from '../handprint/replay-counter.js';
 import { loadBrowserSecrets, type BrowserSecrets } from './secrets.js';
 
 /**
