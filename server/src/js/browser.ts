@@ -9,7 +9,7 @@ import type { NormalizedEvent } from '../pipeline/event.js';
 import { storableTree } from '../db/storable.js';
 import { validationError } from '../errors.js';
 import { applyBrowserToken } from '../handprint/backend-link.js';
-import { kitProblemError } from '../ingest/browser-events.js';
+import { kitProblemError } from './events.js';
 import { DbHandprintProfiles } from '../handprint/profile-store.js';
 import { DbReplayCounter } from '../handprint/replay-counter.js';
 import { loadBrowserSecrets, type BrowserSecrets } from './secrets.js';

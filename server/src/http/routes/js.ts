@@ -4,9 +4,9 @@ import type { KeyStore } from '../../auth/key-store.js';
 import type { Env } from '../../config/env.js';
 import { VigilError } from '../../errors.js';
 import type { BrowserSupport } from '../../js/browser.js';
-import { ingestBrowserEvents } from '../../ingest/browser-events.js';
+import { ingestBrowserEvents } from '../../js/events.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
-import type { RequestContext } from '../../pipeline/event.js';
+import { header, requestContext } from '../../ingest/accept.js';
 import { jsGuard, preflight } from '../js/guard.js';
 import { loadBrowserScript, type BrowserScript } from '../js/script.js';
 import { MemoryRateLimiter } from '../rate-limit/memory.js';
@@ -106,14 +106,9 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
     '/js/events',
     { bodyLimit: JS_LIMITS.eventsBodyBytes, onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: eventsLimiter, name: 'events' }) },
     async (request) => {
-      const ctx: RequestContext = {
-        ip: request.ip,
-        userAgent: header(request, 'user-agent'),
-        acceptLanguage: header(request, 'accept-language'),
-        idempotencyKey: undefined,
-        keyId: request.apiKey?.id ?? (await deps.browser.pagesKeyId()),
-        keyKind: 'client',
-      };
+      const keyId = request.apiKey?.id ?? (await deps.browser.pagesKeyId());
+      // Proxy headers are passed on for backends' events only, as /js/events always has.
+      const ctx = requestContext(request, { keyId, keyKind: 'client', forwarding: false });
       return ingestBrowserEvents(request.body, ctx, {
         keys: deps.browser.secrets.keys,
         ingestor: deps.ingestor,
@@ -123,9 +118,4 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
       });
     },
   );
-}
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,10 +1,8 @@
 import { prepareBrowserEvents, type KeyRing, type Problem as KitProblem } from '@vigil/browser/server-kit';
 import { toProblem, VigilError, type Problem } from '../errors.js';
-import type { Ingestor } from './ingestor.js';
-import { normalizeEvent } from './normalize.js';
+import { acceptEvent } from '../ingest/accept.js';
+import type { Ingestor } from '../ingest/ingestor.js';
 import type { RequestContext } from '../pipeline/event.js';
-import { eventInputSchema } from './schema.js';
-import { validationError } from '../errors.js';
 import type { DbHandprintProfiles } from '../handprint/profile-store.js';
 
 export interface BrowserEventsDeps {
@@ -48,13 +46,11 @@ export async function ingestBrowserEvents(body: unknown, ctx: RequestContext, de
       try {
         const { browser_token: _token, ...properties } = item.ingest.properties;
         if (deviceSignals) properties.device_signals = deviceSignals;
-        const parsed = eventInputSchema.safeParse({ ...item.ingest, properties });
-        if (!parsed.success) throw validationError(parsed.error, 'Invalid event', `events.${i}`);
-        const event = normalizeEvent(parsed.data, ctx);
-        event.handprintId = handprintId;
-        const outcome = await deps.ingestor.submit(ctx.keyId, event).catch((error: unknown) => {
-          deps.log.error({ err: error }, 'browser event could not be stored');
-          throw new VigilError('unavailable', 'The event could not be stored; it will be retried');
+        const outcome = await acceptEvent({ ...item.ingest, properties }, ctx, deps, {
+          prefix: `events.${i}`,
+          link: (event) => {
+            event.handprintId = handprintId;
+          },
         });
         return { status: 200, event_id: outcome.insights.event_id };
       } catch (error) {
