@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "server-kit/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
     // One Chromium (started once in global setup) serves every browser test file.
     globalSetup: ["test/global-setup.ts"],

@@ -1,4 +1,5 @@
-import { linkBrowserToken, type KeyRing, type ReplayCounter } from '@vigil/browser/server-kit';
+import { linkBrowserToken } from './token/backend-token.js';
+import type { KeyRing, ReplayCounter } from './token/types.js';
 import type { NormalizedEvent } from '../pipeline/event.js';
 import type { DbHandprintProfiles } from './profile-store.js';
 

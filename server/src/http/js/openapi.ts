@@ -1,4 +1,4 @@
-import { JS_LIMITS } from '@vigil/browser/server-kit';
+import { JS_LIMITS } from '../../js/limits.js';
 import { guarded, jsonBody, ok, problem, problems, ref, requestSchema, responseSchema, withBody } from '../openapi-kit.js';
 import { collectRequestSchema, collectResponseSchema, eventsRequestSchema, eventsResponseSchema } from './schemas.js';
 

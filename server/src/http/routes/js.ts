@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { JS_LIMITS } from '@vigil/browser/server-kit';
+import { JS_LIMITS } from '../../js/limits.js';
 import type { KeyStore } from '../../auth/key-store.js';
 import type { Env } from '../../config/env.js';
 import { VigilError } from '../../errors.js';
