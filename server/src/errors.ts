@@ -108,3 +108,8 @@ export function validationError(error: ZodError, what: string, prefix = ''): Vig
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
+
+/** Field errors found by a parser of its own (the /js bodies): the first five in `detail`, every one in `errors`. */
+export function fieldsValidationError(errors: FieldError[]): VigilError {
+  return new VigilError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).slice(0, 5).join('; '), { errors });
+}

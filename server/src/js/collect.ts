@@ -4,8 +4,8 @@ import { resolveHandprint, type HandprintStore } from "../handprint/match/servic
 import type { MatchResult } from "../handprint/match/match.js";
 import { signBrowserToken } from "../handprint/token/sign.js";
 import type { KeyRing } from "../handprint/token/types.js";
-import type { VigilError } from "../errors.js";
-import { jsValidationError, parseCollectRequest, type CollectRequest } from "./validate.js";
+import { fieldsValidationError, type VigilError } from "../errors.js";
+import { parseCollectRequest, type CollectRequest } from "./validate.js";
 
 export interface CollectDeps {
   store: HandprintStore;
@@ -47,7 +47,7 @@ export type CollectOutcome =
 /** POST /js/collect without the framework: validate, normalize, match, sign. */
 export async function handleCollect(input: CollectInput, deps: CollectDeps): Promise<CollectOutcome> {
   const parsed = parseCollectRequest(input.body);
-  if (!parsed.ok) return { status: 400, error: jsValidationError(parsed.errors) };
+  if (!parsed.ok) return { status: 400, error: fieldsValidationError(parsed.errors) };
   const request = parsed.value;
   const now = deps.now();
   const features = normalizeComponents(request.components, { userAgent: input.userAgent ?? null });

@@ -1,7 +1,7 @@
 import { verifyBrowserTokenSignature } from "../handprint/token/verify.js";
 import type { BrowserTokenClaims, KeyRing } from "../handprint/token/types.js";
-import type { VigilError } from "../errors.js";
-import { jsValidationError, parseEventsRequest } from "./validate.js";
+import { fieldsValidationError, type VigilError } from "../errors.js";
+import { parseEventsRequest } from "./validate.js";
 
 /** Magic properties the browser may not set itself: the server fills them from what it trusts. */
 export const SERVER_OWNED_PROPERTIES = [
@@ -42,7 +42,7 @@ export type PreparedEvents =
  */
 export function prepareBrowserEvents(body: unknown, ctx: EventsContext): PreparedEvents {
   const parsed = parseEventsRequest(body);
-  if (!parsed.ok) return { status: 400, error: jsValidationError(parsed.errors) };
+  if (!parsed.ok) return { status: 400, error: fieldsValidationError(parsed.errors) };
   const request = parsed.value;
   let claims: BrowserTokenClaims | null = null;
   let warning: string | null = null;
@@ -53,7 +53,7 @@ export function prepareBrowserEvents(body: unknown, ctx: EventsContext): Prepare
     else claims = checked.claims;
   }
   const items = request.events.map((item) => {
-    if (!item.ok) return { ok: false as const, error: jsValidationError(item.errors) };
+    if (!item.ok) return { ok: false as const, error: fieldsValidationError(item.errors) };
     const properties: Record<string, unknown> = { ...(item.event.properties ?? {}) };
     for (const key of SERVER_OWNED_PROPERTIES) delete properties[key];
     properties.device_id = request.device_id;

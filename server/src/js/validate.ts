@@ -1,5 +1,5 @@
 import { JS_LIMITS } from "./limits.js";
-import { VigilError, type FieldError } from "../errors.js";
+import type { FieldError } from "../errors.js";
 
 export interface CollectRequest {
   version: 1;
@@ -25,11 +25,6 @@ export interface EventsRequest {
   library: { name: string; version: string } | null;
   /** One entry per submitted event, in order: invalid ones carry their errors (answered 400 individually). */
   events: Array<{ ok: true; event: BrowserEvent } | { ok: false; errors: FieldError[] }>;
-}
-
-/** The /js answer to bad input: the first five field errors in `detail`, every one in `errors`. */
-export function jsValidationError(errors: FieldError[]): VigilError {
-  return new VigilError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).slice(0, 5).join("; "), { errors });
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
