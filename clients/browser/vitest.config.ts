@@ -5,7 +5,7 @@ export default defineConfig({
   // Unit tests run against the shared policy's source; the bundle tests run what the build made of it.
   resolve: { alias: { "@vigil/client-core": fileURLToPath(new URL("../core/src/index.ts", import.meta.url)) } },
   test: {
-    include: ["src/**/*.test.ts", "server-kit/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
     // One Chromium (started once in global setup) serves every browser test file.
     globalSetup: ["test/global-setup.ts"],

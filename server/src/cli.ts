@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, loadConfig } from './config/load.js';
+import { loadConfig } from './config/load.js';
+import { ConfigError } from './errors.js';
 import { faultKind } from './db/faults.js';
 import { DataDirError } from './db/lock.js';
 import { openDatabase } from './db/open.js';

@@ -1,3 +1,5 @@
+import type { ZodError } from 'zod';
+
 /**
  * The one list of failure codes. HTTP status, problem+json `type` and GraphQL `extensions.code` all derive
  * from it, so REST and GraphQL callers see the same vocabulary.
@@ -88,4 +90,27 @@ export function toProblem(error: VigilError): Problem {
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
   };
+}
+
+/** Zod issues as problem `errors`; here, not in http/, because every layer that validates input raises them. */
+export function zodFieldErrors(error: ZodError, prefix = ''): FieldError[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)',
+    message: issue.message,
+  }));
+}
+
+export function validationError(error: ZodError, what: string, prefix = ''): VigilError {
+  const errors = zodFieldErrors(error, prefix);
+  return new VigilError('validation_failed', `${what}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, { errors });
+}
+
+/** Raised when configuration is wrong; the CLI prints it and exits without a stack trace. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Field errors found by a parser of its own (the /js bodies): the first five in `detail`, every one in `errors`. */
+export function fieldsValidationError(errors: FieldError[]): VigilError {
+  return new VigilError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).slice(0, 5).join('; '), { errors });
 }

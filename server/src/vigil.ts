@@ -1,21 +1,41 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Accounts } from './auth/accounts.js';
 import { sweepExpiries } from './auth/expiry-sweep.js';
 import { KeyStore } from './auth/key-store.js';
 import { SupervisorStore } from './auth/supervisor-store.js';
+import { BehaviorDefinitions } from './behaviors/definitions.js';
+import { createBehaviorsStage } from './behaviors/stage.js';
 import type { Config } from './config/load.js';
 import type { DatabaseHandle } from './db/handle.js';
-import { createBrowserSupport } from './handprint/browser.js';
 import { openDatabase } from './db/open.js';
+import { graphqlRoutes } from './graphql/server.js';
 import { buildApp } from './http/app.js';
 import { Metrics } from './http/metrics.js';
+import { loginLimiters } from './http/rate-limit/login.js';
 import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
-import { dropOnChange, FactCache } from './ingest/fact-cache.js';
+import { authRoutes } from './http/routes/auth.js';
+import { deviceRoutes } from './http/routes/devices.js';
+import { eventExportRoutes } from './http/routes/event-export.js';
+import { eventRoutes } from './http/routes/events.js';
+import { jsRoutes } from './http/routes/js.js';
+import { operationRoutes } from './http/routes/operations.js';
+import { supervisorDeviceRoutes } from './http/routes/supervisor-devices.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { createBrowserSupport } from './js/browser.js';
 import { EventFeed } from './live/event-feed.js';
+import { dropOnChange, FactCache } from './pipeline/fact-cache.js';
+import type { InsightStage } from './pipeline/stage.js';
+import { RegistryRepository } from './registry/repository.js';
+import { SupervisorDevices } from './registry/service.js';
+import { createRegistryStage } from './registry/stage.js';
 import { RetentionJob } from './retention/job.js';
-import { createStages } from './risk/stages.js';
+import { contactStage } from './risk/contact/stage.js';
+import { deviceIntegrityStage } from './risk/device/stage.js';
+import { createNetworkStage } from './risk/intel/stage.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 export interface Vigil {
   app: FastifyInstance;
@@ -38,7 +58,47 @@ export interface CreateVigilOptions {
   database?: DatabaseHandle;
 }
 
-/** Wires the real parts together; the CLI and the integration tests both start Vigil through here. */
+/**
+ * The insight stages, in the order they run. A new source of insight adds its stage here with one line
+ * (registry state, behaviors, network intelligence, device integrity, e-mail and phone intelligence).
+ */
+export async function createStages(config: Config, database: DatabaseHandle): Promise<InsightStage[]> {
+  return [
+    createRegistryStage({ multiUserWindowDays: config.env.VIGIL_MULTI_USER_WINDOW_DAYS }),
+    await createBehaviorsStage(config.file.behaviors, database),
+    createNetworkStage({ intel: config.file.intel, configPath: config.env.VIGIL_CONFIG, trustedProxies: config.env.VIGIL_TRUSTED_PROXIES }),
+    deviceIntegrityStage,
+    contactStage,
+  ];
+}
+
+/** The registry and supervisor parts REST and GraphQL share. */
+function registryServices<T extends { config: Config; database: DatabaseHandle }>(options: T) {
+  const env = options.config.env;
+  const registry = new RegistryRepository(options.database);
+  const perMinute = env.VIGIL_LOGIN_ATTEMPTS_PER_MINUTE;
+  const supervisors = new SupervisorStore(options.database);
+  return {
+    ...options,
+    registry,
+    supervisors,
+    accounts: new Accounts({
+      database: options.database,
+      supervisors,
+      defaultTokenTtlDays: env.VIGIL_API_TOKEN_DEFAULT_TTL_DAYS,
+      defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS,
+    }),
+    supervisorDevices: new SupervisorDevices(options.database, registry),
+    behaviorDefinitions: new BehaviorDefinitions(options.database.db),
+    loginLimiters: loginLimiters(perMinute),
+    sessionTtlMs: env.VIGIL_SESSION_TTL_HOURS * HOUR_MS,
+  };
+}
+
+/**
+ * Wires the real parts together: services, insight stages and routes are built here and nowhere else. The CLI
+ * and the integration tests both start Vigil through here.
+ */
 export async function createVigil(config: Config, options: CreateVigilOptions = {}): Promise<Vigil> {
   const env = config.env;
   const database = options.database ?? (await openDatabase(env, { migrate: true, purpose: 'vigil serve' }));
@@ -70,7 +130,18 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
       ? noopRateLimiter
       : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
   const browser = await createBrowserSupport(env, database);
-  const app = await buildApp({ config, database, keys, ingestor, rateLimiter, metrics, logger, browser, feed, webhooks });
+  const services = { config, database, keys, ingestor, rateLimiter, metrics, logger, browser, feed, webhooks };
+  const app = await buildApp(services, async (app) => {
+    operationRoutes(app, services);
+    eventRoutes(app, { ...services, log: app.log });
+    const registry = registryServices(services);
+    deviceRoutes(app, registry);
+    supervisorDeviceRoutes(app, registry);
+    eventExportRoutes(app, registry);
+    authRoutes(app, registry);
+    await graphqlRoutes(app, registry, feed);
+    jsRoutes(app, { ...services, env: config.env, log: app.log });
+  });
   await feed.start(app.log);
   await keys.start(
     (error) => app.log.warn({ err: error }, 'key revocation channel lost; key cache disabled until it reconnects'),

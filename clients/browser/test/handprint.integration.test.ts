@@ -16,7 +16,7 @@ const DESKTOP: BrowserContextOptions = {
 let server: ReferenceServer;
 let baseline: { handprint_id: string | null; device_id: string | null };
 
-describe("handprint across sessions in real Chromium (reference server built from server-kit)", () => {
+describe("handprint across sessions in real Chromium (reference server built from the server's framework-free /js code)", () => {
   beforeAll(async () => {
     server = await startReferenceServer({ allowedOrigins: [staticOrigin()] });
     baseline = await handprintOf(server.base, DESKTOP);

@@ -1,27 +1,23 @@
 /**
- * Reference implementation of SERVER_CONTRACT.md on node:http, built only from server-kit. The real Vigil server
- * wires the same server-kit functions into its own routes, database and rate limiter; this one keeps everything
- * in memory so the browser library's integration tests can run against real HTTP and real CORS.
+ * Reference implementation of SERVER_CONTRACT.md on node:http, built only from the server's framework-free /js
+ * code (server/src/js, server/src/handprint). The real Vigil server wires the same functions into its own routes,
+ * database and rate limiter; this one keeps everything in memory so the browser library's integration tests can
+ * run against real HTTP and real CORS.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  classifyJsAuthorization,
-  corsHeaders,
-  createMemoryHandprintStore,
-  createMemoryReplayCounter,
-  handleCollect,
-  isOriginAllowed,
-  JS_LIMITS,
-  linkBrowserToken,
-  prepareBrowserEvents,
-  type CollectResponseBody,
-  type IngestEvent,
-  type KeyRing,
-  type Problem,
-} from "../server-kit/index.js";
+// The server's own /js code, imported from its source: this package ships only what runs in browsers.
+import { toProblem } from "../../../server/src/errors.js";
+import { createMemoryHandprintStore } from "../../../server/src/handprint/match/service.js";
+import { linkBrowserToken } from "../../../server/src/handprint/token/backend-token.js";
+import { createMemoryReplayCounter } from "../../../server/src/handprint/token/replay.js";
+import type { KeyRing } from "../../../server/src/handprint/token/types.js";
+import { handleCollect, type CollectResponseBody } from "../../../server/src/js/collect.js";
+import { classifyJsAuthorization, corsHeaders, isOriginAllowed } from "../../../server/src/js/cors.js";
+import { JS_LIMITS } from "../../../server/src/js/limits.js";
+import { prepareBrowserEvents, type IngestEvent } from "../../../server/src/js/prepare-events.js";
 
 export interface ReferenceServer {
   /** Base address, e.g. http://127.0.0.1:1234 (the library's url is base + "/js"). */
@@ -104,14 +100,14 @@ export async function startReferenceServer(options: { allowedOrigins: string[]; 
       const userAgent = req.headers["user-agent"] ?? null;
       if (path === "/js/collect") {
         const outcome = await handleCollect({ body, origin: origin ?? null, userAgent }, { store, keys, salt: "reference-salt", now: Date.now, randomBytes });
-        if (outcome.status !== 200) return send(res, 400, outcome.problem, cors);
+        if (outcome.status !== 200) return send(res, 400, toProblem(outcome.error), cors);
         collected.push(outcome.body);
         return send(res, 200, outcome.body, cors);
       }
       const prepared = prepareBrowserEvents(body, { keys, now: Date.now, ip: req.socket.remoteAddress ?? null, userAgent });
-      if (prepared.status !== 200) return send(res, 400, prepared.problem, cors);
+      if (prepared.status !== 200) return send(res, 400, toProblem(prepared.error), cors);
       const results = prepared.items.map((item) => {
-        if (!item.ok) return { status: 400, error: item.problem };
+        if (!item.ok) return { status: 400, error: toProblem(item.error) };
         ingested.push(item.ingest);
         return { status: 200, event_id: `evt_${nextEvent++}` };
       });
@@ -150,7 +146,7 @@ export async function startReferenceServer(options: { allowedOrigins: string[]; 
   };
 }
 
-function problem(status: number, code: string, detail: string): Problem & { type: string } {
+function problem(status: number, code: string, detail: string) {
   return { type: "about:blank", status, code, title: code.replace(/_/g, " "), detail };
 }
 

@@ -1,4 +1,4 @@
-import type { StageLog } from '../risk/stage.js';
+import type { StageLog } from '../pipeline/stage.js';
 
 export type { StageLog };
 export const silentLog: StageLog = { info() {}, warn() {}, error() {} };

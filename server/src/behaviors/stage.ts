@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../db/handle.js';
-import type { Warning } from '../ingest/insights.js';
-import type { EvaluationItem, InsightStage, StageContext, StageResult } from '../risk/stage.js';
+import type { Warning } from '../pipeline/insights.js';
+import type { EvaluationItem, InsightStage, StageContext, StageResult } from '../pipeline/stage.js';
 import { backfill } from './backfill.js';
 import type { BehaviorConfig } from './config.js';
 import { BEHAVIORS_CHANNEL, BehaviorDefinitions, type LoadedBehavior } from './definitions.js';

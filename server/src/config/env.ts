@@ -81,7 +81,7 @@ export const envSchema = z.object({
   VIGIL_COMMIT_BATCH_MAX: int(1, 5000).default(500),
   /** Group commits that may run at once (PGlite always uses 1: it has one connection). */
   VIGIL_COMMIT_CONCURRENCY: int(1, 64).default(4),
-  /** Entries of the per-process cache of device, handprint, registry and contact facts (ingest/fact-cache.ts); 0: off. */
+  /** Entries of the per-process cache of device, handprint, registry and contact facts (pipeline/fact-cache.ts); 0: off. */
   VIGIL_FACT_CACHE_ENTRIES: int(0, 10_000_000).default(100_000),
   /** How often key usage (`last_used_at`) is written back, in seconds. */
   VIGIL_KEY_USAGE_FLUSH_SECONDS: int(1, 3600).default(30),

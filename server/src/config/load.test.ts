@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './load.js';
+import { ConfigError } from '../errors.js';
+import { loadConfig } from './load.js';
 
 const file = (name: string, text: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'vigil-config-')), name);

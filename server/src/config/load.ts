@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { ConfigError } from '../errors.js';
 import { envSchema, type Env } from './env.js';
 import { defaultTagWeights, fileConfigSchema, type FileConfig } from './file.js';
 import type { ScoreRule } from '../risk/rules/config.js';
@@ -14,11 +15,6 @@ export interface Config {
   tagWeights: Record<string, number>;
   /** `score.rules` from the file. */
   scoreRules: ScoreRule[];
-}
-
-/** Raised when configuration is wrong; the CLI prints it and exits without a stack trace. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 function describe(error: z.ZodError): string {

@@ -3,7 +3,6 @@ import { migrationsFolder } from '@vigil/drizzle';
 import * as schema from '@vigil/drizzle/schema';
 import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
-import type { Env } from '../config/env.js';
 import { DatabaseHealth } from './health.js';
 import type { DatabaseHandle, Db } from './handle.js';
 import { DataDirError, lockDataDir } from './lock.js';
@@ -29,7 +28,23 @@ export interface OpenOptions {
   purpose: string;
 }
 
-export async function openDatabase(env: Env, options: OpenOptions): Promise<DatabaseHandle> {
+/**
+ * The settings opening a database reads (validated in config/env.ts); a structural type so db/ does not depend
+ * on config/, and any Env passes as it is.
+ */
+export interface DatabaseSettings {
+  DATABASE_URL?: string | undefined;
+  DATABASE_REPLICA_URL?: string | undefined;
+  VIGIL_REPLICA_MAX_LAG_SECONDS: number;
+  VIGIL_DATA_DIR: string;
+  VIGIL_DATA_DIR_MIN_FREE_MB: number;
+  VIGIL_DB_POOL_SIZE: number;
+  VIGIL_DB_REPORTING_POOL_SIZE: number;
+  VIGIL_REPORTING_STATEMENT_TIMEOUT_MS: number;
+  VIGIL_COMMIT_CONCURRENCY: number;
+}
+
+export async function openDatabase(env: DatabaseSettings, options: OpenOptions): Promise<DatabaseHandle> {
   return env.DATABASE_URL ? openPostgres(env, env.DATABASE_URL, options) : openPglite(env, options);
 }
 
@@ -44,7 +59,7 @@ function reportFaults(pool: Pool, health: Pick<DatabaseHealth, 'observe'>): void
   pool.on('connect', (client) => client.on('error', (error) => health.observe(error)));
 }
 
-async function openPostgres(env: Env, url: string, options: OpenOptions): Promise<DatabaseHandle> {
+async function openPostgres(env: DatabaseSettings, url: string, options: OpenOptions): Promise<DatabaseHandle> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new pg.Pool({ connectionString: url, max: env.VIGIL_DB_POOL_SIZE, ...PG_CONNECTION });
@@ -111,7 +126,7 @@ async function openPostgres(env: Env, url: string, options: OpenOptions): Promis
  * The monitor of the reporting replica: the primary's WAL position from the ingestion pool, the replica's from a
  * connection of its own (so a busy reporting pool cannot delay it), once at start and every second after.
  */
-function replicaMonitor(primary: Pool, url: string, env: Env, pg: typeof import('pg').default) {
+function replicaMonitor(primary: Pool, url: string, env: DatabaseSettings, pg: typeof import('pg').default) {
   const probe = new pg.Pool({ connectionString: url, max: 1, application_name: 'vigil-replica-monitor', ...PG_CONNECTION });
   const monitor = new ReplicaMonitor({
     primaryPosition: async () => (await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn,
@@ -123,7 +138,7 @@ function replicaMonitor(primary: Pool, url: string, env: Env, pg: typeof import(
   return { monitor, probe };
 }
 
-async function openPglite(env: Env, options: OpenOptions): Promise<DatabaseHandle> {
+async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<DatabaseHandle> {
   const dataDir = resolve(env.VIGIL_DATA_DIR);
   const release = lockDataDir(dataDir, options.purpose);
   try {

@@ -4,7 +4,7 @@ import type { Permission } from '../auth/roles.js';
 import type { Principal, SupervisorStore } from '../auth/supervisor-store.js';
 import type { BehaviorDefinitions } from '../behaviors/definitions.js';
 import type { DatabaseHandle } from '../db/handle.js';
-import { requirePermission } from '../http/supervisor-guard.js';
+import { requirePermission } from '../auth/supervisor-guard.js';
 import type { EventFeed } from '../live/event-feed.js';
 import type { SupervisorDevices } from '../registry/service.js';
 import type { Webhooks } from '../webhooks/webhooks.js';

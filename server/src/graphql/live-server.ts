@@ -4,7 +4,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { parseBearer } from '../auth/bearer.js';
 import type { Principal } from '../auth/supervisor-store.js';
-import { authenticateBearer, requirePermission, type SupervisorGuardDeps } from '../http/supervisor-guard.js';
+import { authenticateBearer, requirePermission, type SupervisorGuardDeps } from '../auth/supervisor-guard.js';
 import { toVigilError } from '../http/problem.js';
 import type { EventFeed } from '../live/event-feed.js';
 import { createContext, type GraphqlServices } from './context.js';

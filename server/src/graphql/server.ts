@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../config/env.js';
-import { requireSupervisor, type SupervisorGuardDeps } from '../http/supervisor-guard.js';
+import { requireSupervisor, type SupervisorGuardDeps } from '../auth/supervisor-guard.js';
 import type { EventFeed } from '../live/event-feed.js';
 import { RowEstimates } from '../reporting/estimates.js';
 import { ConcurrencyLimit } from './concurrency.js';

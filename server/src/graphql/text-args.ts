@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, visit, type ValueNode } from 'graphql';
 import { unstorable } from '../db/safe-text.js';
 import type { FieldError } from '../errors.js';
-import { jsonTreeIssues } from '../ingest/storable.js';
+import { jsonTreeIssues } from '../db/storable.js';
 
 /** Variables are JSON of the caller's making: as deep and as wide as this, and no more. */
 const VARIABLE_LIMITS = { maxDepth: 32, maxKeys: 10_000 };

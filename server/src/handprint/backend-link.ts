@@ -1,5 +1,6 @@
-import { linkBrowserToken, type KeyRing, type ReplayCounter } from '@vigil/browser/server-kit';
-import type { NormalizedEvent } from '../ingest/normalize.js';
+import { linkBrowserToken } from './token/backend-token.js';
+import type { KeyRing, ReplayCounter } from './token/types.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
 import type { DbHandprintProfiles } from './profile-store.js';
 
 export interface BackendLinkDeps {

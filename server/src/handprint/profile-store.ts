@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { handprintProfileDevices, handprintProfileKeys, handprintProfiles } from '@vigil/drizzle/schema';
-import type { HandprintFeatures, HandprintStore, StoredHandprint } from '@vigil/browser/server-kit';
+import type { HandprintFeatures } from './match/features.js';
+import type { StoredHandprint } from './match/match.js';
+import type { HandprintStore } from './match/service.js';
 import type { DatabaseHandle } from '../db/handle.js';
 
 /** What the browser sent with one reading, beyond its features. */
@@ -10,7 +12,7 @@ export interface Reading {
 }
 
 /**
- * Handprint profiles in the database (PostgreSQL or PGlite), behind server-kit's HandprintStore interface.
+ * Handprint profiles in the database (PostgreSQL or PGlite), behind the HandprintStore interface of match/service.ts.
  * A store is bound to one reading so that candidates only report whether *this* device_id was seen with them
  * (the only use matching has for device ids) instead of loading every device of every candidate.
  */

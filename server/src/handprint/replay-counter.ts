@@ -1,6 +1,6 @@
 import { lt, sql } from 'drizzle-orm';
 import { browserTokenUses } from '@vigil/drizzle/schema';
-import type { ReplayCounter } from '@vigil/browser/server-kit';
+import type { ReplayCounter } from './token/types.js';
 import type { DatabaseHandle } from '../db/handle.js';
 
 /** Expired rows are deleted every this many uses (cheap: an index range scan on expires_at). */

@@ -1,45 +1,21 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type HTTPMethods } from 'fastify';
-import type { KeyStore } from '../auth/key-store.js';
 import type { Config } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import type { DatabaseHealth } from '../db/health.js';
-import type { BrowserSupport } from '../handprint/browser.js';
 import { VigilError } from '../errors.js';
-import type { Ingestor } from '../ingest/ingestor.js';
-import type { EventFeed } from '../live/event-feed.js';
-import type { Webhooks } from '../webhooks/webhooks.js';
 import { limits } from '../ingest/limits.js';
 import { answerClientError } from './client-errors.js';
 import type { Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { sendProblem, toVigilError } from './problem.js';
-import type { RateLimiter } from './rate-limit/interface.js';
 import { serializerCompiler, validatorCompiler } from './route-schemas.js';
-import { graphqlRoutes } from '../graphql/server.js';
-import { registryServices } from './registry-services.js';
-import { authRoutes } from './routes/auth.js';
-import { deviceRoutes } from './routes/devices.js';
-import { eventRoutes } from './routes/events.js';
-import { supervisorDeviceRoutes } from './routes/supervisor-devices.js';
-import { eventExportRoutes } from './routes/event-export.js';
-import { jsRoutes } from './routes/js.js';
-import { operationRoutes } from './routes/operations.js';
 
-/** Everything the HTTP layer needs, passed in one object so tests can build an app around real parts. */
+/** What the HTTP server itself needs; the routes are mounted by the caller (vigil.ts wires them). */
 export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
-  keys: KeyStore;
-  ingestor: Ingestor;
-  rateLimiter: RateLimiter;
   metrics: Metrics;
   logger: FastifyServerOptions['logger'];
-  /** /js endpoints and the browser_token link on POST /events. */
-  browser: BrowserSupport;
-  /** The live feed `eventAdded` subscriptions (graphql-ws on /graphql) read. */
-  feed: EventFeed;
-  /** Webhook subscriptions and redelivery, for admin GraphQL. */
-  webhooks: Webhooks;
 }
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -53,7 +29,11 @@ const errorAnswerer = (health: DatabaseHealth) =>
     return sendProblem(reply, vigilError);
   };
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+/**
+ * The Fastify server with Vigil's error answers, metrics and limits. `mount` registers the routes; afterwards a
+ * known path called with another method is answered 405 (so it must see every route first).
+ */
+export async function buildApp(options: AppOptions, mount: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
   const trusted = options.config.env.VIGIL_TRUSTED_PROXIES;
   const timeoutMs = options.config.env.VIGIL_REQUEST_TIMEOUT_SECONDS * 1000;
   const answerError = errorAnswerer(options.database.health);
@@ -98,15 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routes.set(route.url, known);
   });
 
-  operationRoutes(app, options);
-  eventRoutes(app, { ...options, log: app.log });
-  const registry = registryServices(options);
-  deviceRoutes(app, registry);
-  supervisorDeviceRoutes(app, registry);
-  eventExportRoutes(app, registry);
-  authRoutes(app, registry);
-  await graphqlRoutes(app, registry, options.feed);
-  jsRoutes(app, { ...options, env: options.config.env, log: app.log });
+  await mount(app);
 
   // A known path with the wrong method is 405 with Allow, not 404.
   for (const [url, methods] of [...routes]) {

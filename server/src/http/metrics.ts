@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { FactCache } from '../ingest/fact-cache.js';
+import type { FactCache } from '../pipeline/fact-cache.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
 
 /** Prometheus metrics, on a registry of their own so several servers can live in one process (tests). */

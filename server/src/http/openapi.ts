@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { insightsSchema } from '../ingest/insights.js';
+import { insightsSchema } from '../pipeline/insights.js';
 import { limits } from '../ingest/limits.js';
 import { batchInputSchema, eventInputSchema, magicPropertiesSchema } from '../ingest/schema.js';
 import { honeypotEventSchema } from '../ingest/honeypot.js';

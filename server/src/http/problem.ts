@@ -1,26 +1,13 @@
 import type { FastifyError, FastifyReply } from 'fastify';
-import type { ZodError } from 'zod';
 import { unavailableError } from '../db/faults.js';
 import { databaseRefusedText } from '../db/safe-text.js';
-import { VigilError, toProblem, vigilCause, type ErrorCode, type FieldError } from '../errors.js';
+import { VigilError, toProblem, vigilCause, type ErrorCode } from '../errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export function sendProblem(reply: FastifyReply, error: VigilError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.status(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error));
-}
-
-export function zodFieldErrors(error: ZodError, prefix = ''): FieldError[] {
-  return error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)',
-    message: issue.message,
-  }));
-}
-
-export function validationError(error: ZodError, what: string, prefix = ''): VigilError {
-  const errors = zodFieldErrors(error, prefix);
-  return new VigilError('validation_failed', `${what}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, { errors });
 }
 
 // Fastify's own errors for malformed requests, mapped onto our catalog.

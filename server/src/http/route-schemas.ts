@@ -1,8 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { z } from 'zod';
-import { errorCatalog, type ErrorCode } from '../errors.js';
-import { validationError } from './problem.js';
+import { errorCatalog, validationError, type ErrorCode } from '../errors.js';
 
 /**
  * Route schemas are zod schemas declared once on each route: Fastify validates requests with them and

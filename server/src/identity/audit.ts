@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { dataRequests, type DataRequestRow } from '@vigil/drizzle/schema';
 import type { Actor } from '../auth/account-audit.js';
 import type { DatabaseHandle, Queryable } from '../db/handle.js';
-import { generateOnce } from '../handprint/secrets.js';
+import { generateOnce } from '../js/secrets.js';
 import { newId } from '../ids.js';
 
 /** The generated secret under which identities are hashed in the data-request log. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { ERASED_NOTICE, FACTS_CHANNEL } from '../ingest/fact-cache.js';
+import { ERASED_NOTICE, FACTS_CHANNEL } from '../pipeline/fact-cache.js';
 import type { Db, Queryable } from '../db/handle.js';
 import { column, rows } from '../db/rows.js';
 import { leafPartitions } from './tables.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Insights } from './insights.js';
+import type { Insights } from '../pipeline/insights.js';
 
 /**
  * The request body the Honeypot SDKs (honeypot-py and its siblings) post to `/events`: a flat object with the

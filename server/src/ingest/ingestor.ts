@@ -2,9 +2,9 @@ import { faultKind } from '../db/faults.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { serverHandprint } from '../handprint/server-signals.js';
 import type { RiskOptions } from '../risk/evaluate.js';
-import type { FactCache } from './fact-cache.js';
+import type { FactCache } from '../pipeline/fact-cache.js';
 import { GroupCommitter, type ItemFailure } from './group-commit.js';
-import type { NormalizedEvent } from './normalize.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
 import { storeBatch, type BatchOutbox, type PendingEvent, type StoredOutcome } from './store.js';
 
 /** What ingestion reports to metrics; a no-op implementation is fine for the CLI. */
@@ -18,7 +18,7 @@ export interface IngestorOptions {
   risk: RiskOptions;
   maxBatch: number;
   observer: IngestObserver;
-  /** Hot facts of this process (ingest/fact-cache.ts); none: every batch reads. */
+  /** Hot facts of this process (pipeline/fact-cache.ts); none: every batch reads. */
   cache?: FactCache;
   /** Writes made with each batch (webhooks' outbox); none: only the events and their facts. */
   outbox?: BatchOutbox;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { limits } from './limits.js';
 import { storableString } from '../db/safe-text.js';
-import { storableTree } from './storable.js';
+import { storableTree } from '../db/storable.js';
 
 const text = (max: number) => storableString().max(max);
 

@@ -5,8 +5,8 @@ import { deviceIdentities, devices, events, intelLinks } from '@vigil/drizzle/sc
 import { KeyStore } from '../auth/key-store.js';
 import { loadConfig } from '../config/load.js';
 import type { RiskOptions } from '../risk/evaluate.js';
-import type { InsightStage } from '../risk/stage.js';
-import { createStages } from '../risk/stages.js';
+import type { InsightStage } from '../pipeline/stage.js';
+import { createStages } from '../vigil.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { normalizeEvent } from './normalize.js';

@@ -5,10 +5,10 @@ import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
 import { ItemFailure } from './group-commit.js';
-import { isStaleFacts, type CachedPart, type FactCache } from './fact-cache.js';
-import type { Insights } from './insights.js';
-import type { NormalizedEvent } from './normalize.js';
-import { cachedSightings, readSightings, resolveSightings } from './sightings.js';
+import { isStaleFacts, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
+import type { Insights } from '../pipeline/insights.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
+import { cachedSightings, readSightings, resolveSightings } from '../pipeline/sightings.js';
 
 export interface PendingEvent {
   keyId: string;

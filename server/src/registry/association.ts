@@ -1,6 +1,6 @@
 import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
-import { byKey } from '../ingest/sightings.js';
+import { byKey } from '../pipeline/sightings.js';
 
 /**
  * `last_seen` of a device/identity pair is advanced only when this stale (or when it predates the device's
@@ -42,7 +42,7 @@ type PairRow = [deviceId: string, identity: string, lastSeenMs: number];
  * Counts, per device, the distinct identities seen since `since(device)` (the later of the window start and the
  * current association's start), this batch included, and returns the writes that record the batch's pairs: new
  * pairs, and pairs whose row is stale or predates the current association. Rows are handed over in key order
- * (see ingest/sightings.ts on lock order).
+ * (see pipeline/sightings.ts on lock order).
  */
 export function countIdentities(
   sightings: readonly Sighting[],

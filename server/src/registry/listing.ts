@@ -6,8 +6,7 @@ import { VigilError } from '../errors.js';
 import { unstorable } from '../db/safe-text.js';
 import { cappedCount } from '../db/capped-count.js';
 import { startsWith } from '../db/like.js';
-import type { Registration } from './state.js';
-import type { DeviceStatus } from './views.js';
+import type { DeviceStatus, Registration } from './state.js';
 
 export interface DeviceFilter {
   role?: string | undefined;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { storableString } from '../db/safe-text.js';
 import { VigilError } from '../errors.js';
-import { jsonTreeIssues } from '../ingest/storable.js';
+import { jsonTreeIssues } from '../db/storable.js';
 import { deviceSorts } from './listing.js';
 
 /** Limits of registry input. Documented in the README and OpenAPI. */

@@ -1,7 +1,7 @@
 import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe } from '../db/compose.js';
-import { cachedAll, factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../ingest/fact-cache.js';
-import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageResult } from '../risk/stage.js';
+import { cachedAll, factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
+import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageResult } from '../pipeline/stage.js';
 import { countIdentities, readIdentities } from './association.js';
 import type { Registration } from './state.js';
 import { deviceInfoOf } from './views.js';

@@ -5,6 +5,9 @@
 
 export type RegistrationStatus = 'active' | 'deactivated';
 
+/** A device's registry status as callers see it: unregistered when it has no registration. */
+export type DeviceStatus = 'unregistered' | RegistrationStatus;
+
 export interface Registration {
   deviceId: string;
   userId: string;

@@ -1,10 +1,8 @@
 import type { RegistryAuditRow } from '@vigil/drizzle/schema';
-import type { DeviceInfo } from '../ingest/insights.js';
+import type { DeviceInfo } from '../pipeline/insights.js';
 import type { DeviceSummary, LatestEvent } from './listing.js';
-import type { Registration } from './state.js';
+import type { DeviceStatus, Registration } from './state.js';
 import type { AuditRecordView, RegistrationStatusView, RegistrationView, SupervisorDeviceView } from './view-schemas.js';
-
-export type DeviceStatus = 'unregistered' | 'active' | 'deactivated';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 

@@ -2,7 +2,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import { events, registrations } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import { conditions, deviceIdExpr, from, shapeOf, type DeviceFilter } from '../registry/listing.js';
-import type { DeviceStatus } from '../registry/views.js';
+import type { DeviceStatus } from '../registry/state.js';
 import { MAX_STATS_ROWS, statsRows } from './stats-rows.js';
 
 export type DeviceGroupKey = 'status' | 'role' | 'branch' | 'tag';

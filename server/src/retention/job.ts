@@ -1,5 +1,5 @@
 import type { Db } from '../db/handle.js';
-import type { StageLog } from '../risk/stage.js';
+import type { StageLog } from '../pipeline/stage.js';
 import { describeReport, runRetention } from './run.js';
 
 export interface RetentionJobOptions {

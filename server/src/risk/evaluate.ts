@@ -1,13 +1,13 @@
 import type { Sql } from '../db/statement.js';
 import type { Queryable } from '../db/handle.js';
-import type { FactCache } from '../ingest/fact-cache.js';
-import type { DeviceInfo, Insights } from '../ingest/insights.js';
-import type { Sightings } from '../ingest/sightings.js';
+import type { FactCache } from '../pipeline/fact-cache.js';
+import type { DeviceInfo, Insights } from '../pipeline/insights.js';
+import type { Sightings } from '../pipeline/sightings.js';
 import { applyRules } from './rules/apply.js';
 import type { ScoreRule } from './rules/config.js';
 import { ruleContext } from './rules/context.js';
 import { scoreTags } from './score.js';
-import type { EvaluationInput, EvaluationItem, InsightStage, StageOutput } from './stage.js';
+import type { EvaluationInput, EvaluationItem, InsightStage, StageOutput } from '../pipeline/stage.js';
 import { severityOf } from './tags.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

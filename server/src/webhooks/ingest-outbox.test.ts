@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toQuery } from '../db/statement.js';
-import type { Insights } from '../ingest/insights.js';
-import type { NormalizedEvent } from '../ingest/normalize.js';
+import type { Insights } from '../pipeline/insights.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
 import { ingestOutboxWrite, type IngestedEvent, type IngestSubscription } from './ingest-outbox.js';
 
 const at = new Date('2026-11-23T04:00:00Z');

@@ -1,8 +1,8 @@
 import { records } from '../db/compose.js';
 import { sql, type Sql } from '../db/statement.js';
 import { newId } from '../ids.js';
-import type { Insights } from '../ingest/insights.js';
-import type { NormalizedEvent } from '../ingest/normalize.js';
+import type { Insights } from '../pipeline/insights.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
 import type { WebhookPayload } from './event-types.js';
 
 /** What ingestion needs of a subscription; the cache holds these for the enabled ones. */

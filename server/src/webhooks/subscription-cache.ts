@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { webhookSubscriptions } from '@vigil/drizzle/schema';
 import type { DatabaseHandle } from '../db/handle.js';
 import type { Sql } from '../db/statement.js';
-import type { Insights } from '../ingest/insights.js';
+import type { Insights } from '../pipeline/insights.js';
 import { ingestOutboxWrite, type IngestedEvent, type IngestSubscription } from './ingest-outbox.js';
 import { WEBHOOKS_CHANNEL } from './outbox.js';
 

@@ -1,4 +1,3 @@
-import type { Env } from '../config/env.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { WebhookDelivery } from './delivery.js';
 import { WebhookSender } from './sender.js';
@@ -19,7 +18,18 @@ export interface Webhooks {
   stop(): Promise<void>;
 }
 
-export function createWebhooks(options: { database: DatabaseHandle; env: Env; log: Log; deliver?: boolean }): Webhooks {
+/** The VIGIL_WEBHOOK_* settings (config/env.ts validates and documents them). */
+export interface WebhookSettings {
+  VIGIL_WEBHOOK_ALLOW_PRIVATE: boolean;
+  VIGIL_WEBHOOK_TIMEOUT_SECONDS: number;
+  VIGIL_WEBHOOK_MAX_ATTEMPTS: number;
+  VIGIL_WEBHOOK_RETRY_BASE_MS: number;
+  VIGIL_WEBHOOK_RETRY_MAX_MS: number;
+  VIGIL_WEBHOOK_WORKERS: number;
+  VIGIL_WEBHOOK_POLL_MS: number;
+}
+
+export function createWebhooks(options: { database: DatabaseHandle; env: WebhookSettings; log: Log; deliver?: boolean }): Webhooks {
   const { database, env, log } = options;
   const cache = new SubscriptionCache(database);
   const sender = new WebhookSender({ allowPrivate: env.VIGIL_WEBHOOK_ALLOW_PRIVATE, timeoutMs: env.VIGIL_WEBHOOK_TIMEOUT_SECONDS * 1000 });

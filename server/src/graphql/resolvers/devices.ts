@@ -5,7 +5,7 @@ import { VigilError } from '../../errors.js';
 import { countDevices, listDevices, type DeviceFilter as Filter } from '../../registry/listing.js';
 import { refuseTooManyDevices, registryInput, registryLimits } from '../../registry/schemas.js';
 import type { Command } from '../../registry/state.js';
-import { validationError } from '../../http/problem.js';
+import { validationError } from '../../errors.js';
 import type { GraphqlContext } from '../context.js';
 import { createLoaders } from '../loaders.js';
 import { connectionCost, deviceRows, perItem } from '../cost.js';

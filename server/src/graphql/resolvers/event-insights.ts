@@ -1,4 +1,4 @@
-import type { Insights } from '../../ingest/insights.js';
+import type { Insights } from '../../pipeline/insights.js';
 import { DeviceStatusEnum } from '../types/enums.js';
 import type { EmailIntel, EventBehavior, EventDeviceState, PhoneIntel } from '../types/event-insights.js';
 import type { Event } from '../types/event.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { classifyJsAuthorization, corsHeaders, isOriginAllowed, type CorsPolicy } from '@vigil/browser/server-kit';
+import { classifyJsAuthorization, corsHeaders, isOriginAllowed, type CorsPolicy } from '../../js/cors.js';
 import type { KeyStore } from '../../auth/key-store.js';
 import { VigilError } from '../../errors.js';
 import type { RateLimiter } from '../rate-limit/interface.js';

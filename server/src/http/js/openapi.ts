@@ -1,4 +1,4 @@
-import { JS_LIMITS } from '@vigil/browser/server-kit';
+import { JS_LIMITS } from '../../js/limits.js';
 import { z } from 'zod';
 import { checkedByHandler, guarded, json, problem, problems, securedBy, withBody } from '../route-schemas.js';
 import { collectRequestSchema, collectResponseSchema, eventsRequestSchema, eventsResponseSchema } from './schemas.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCollectRequest, parseEventsRequest } from '@vigil/browser/server-kit';
+import { parseCollectRequest, parseEventsRequest } from '../../js/validate.js';
 import { collectRequestSchema, eventsRequestSchema } from './schemas.js';
 
 // The routes validate with the browser kit; /openapi.json shows these zod schemas. They must give the same verdicts.

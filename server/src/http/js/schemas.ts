@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JS_LIMITS } from '@vigil/browser/server-kit';
+import { JS_LIMITS } from '../../js/limits.js';
 import { problemBodySchema } from '../route-schemas.js';
 
 /**

@@ -5,7 +5,7 @@ import type { SupervisorStore } from '../../auth/supervisor-store.js';
 import { VigilError } from '../../errors.js';
 import { storableString } from '../../db/safe-text.js';
 import { decideLogin, slowDown, type LoginLimiters } from '../rate-limit/login.js';
-import { authenticateSupervisor, requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
+import { authenticateSupervisor, requireSupervisor, type SupervisorGuardDeps } from '../../auth/supervisor-guard.js';
 import { component, guarded, json, problems, securedBy, validatedAs, withBody } from '../route-schemas.js';
 import { supervisorRoles } from '../../auth/roles.js';
 

@@ -7,9 +7,9 @@ import type { DatabaseHandle } from '../../db/handle.js';
 import { storableString } from '../../db/safe-text.js';
 import { settledBefore } from '../../reporting/settled.js';
 import { CSV_COLUMNS, exportEvents } from '../../reporting/event-export.js';
-import { insightsSchema } from '../../ingest/insights.js';
+import { insightsSchema } from '../../pipeline/insights.js';
 import type { EventFilter } from '../../reporting/event-filter.js';
-import { requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
+import { requireSupervisor, type SupervisorGuardDeps } from '../../auth/supervisor-guard.js';
 import { component, guarded, problems, securedBy, validatedAs } from '../route-schemas.js';
 
 export interface EventExportRouteDeps extends SupervisorGuardDeps {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { honeypotEventSchema } from '../../ingest/honeypot.js';
-import { insightsSchema } from '../../ingest/insights.js';
+import { insightsSchema } from '../../pipeline/insights.js';
 import { limits } from '../../ingest/limits.js';
 import { batchInputSchema, eventInputSchema } from '../../ingest/schema.js';
 import { checkedByHandler, component, guarded, json, problemBodySchema, problems, securedBy, withBody } from '../route-schemas.js';

@@ -1,16 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { faultKind, unavailableError } from '../../db/faults.js';
-import { toProblem, VigilError, type Problem } from '../../errors.js';
-import type { BrowserSupport } from '../../handprint/browser.js';
+import { toProblem, validationError, VigilError, type Problem } from '../../errors.js';
+import type { BrowserSupport } from '../../js/browser.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
-import type { Insights } from '../../ingest/insights.js';
-import type { StoredOutcome } from '../../ingest/store.js';
+import type { Insights } from '../../pipeline/insights.js';
 import { limits } from '../../ingest/limits.js';
-import { normalizeEvent, type RequestContext } from '../../ingest/normalize.js';
-import { batchInputSchema, eventInputSchema } from '../../ingest/schema.js';
+import { batchInputSchema } from '../../ingest/schema.js';
+import { acceptEvent, header, requestContext, type AcceptOptions } from '../../ingest/accept.js';
 import { fromHoneypot, honeypotAnswer, honeypotEventSchema, isHoneypotEvent } from '../../ingest/honeypot.js';
 import { requireKey, type GuardDeps } from '../guards.js';
-import { validationError } from '../problem.js';
 import { postBatchSchema, postEventLinks, postEventSchema } from './event-schemas.js';
 
 export interface EventRouteDeps extends GuardDeps {
@@ -34,8 +32,7 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
   const writeKeyOrApiKey = requireKey(deps, ['write'], { apiKeyHeader: true });
   const single = { schema: postEventSchema, links: postEventLinks, bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey };
   app.post('/events', single, async (request, reply) => {
-    const header = request.headers['idempotency-key'];
-    const ctx = context(request, Array.isArray(header) ? header[0] : header);
+    const ctx = context(request, header(request, 'idempotency-key'));
     if (isHoneypotEvent(request.body)) {
       const parsed = honeypotEventSchema.safeParse(request.body);
       if (!parsed.success) throw validationError(parsed.error, 'Invalid Honeypot event');
@@ -56,7 +53,7 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
     const results = await Promise.all(
       parsed.data.events.map(async (item, i): Promise<BatchResult> => {
         try {
-          return { status: 200, insights: (await ingestOne(deps, item, ctx, `events.${i}`)).insights };
+          return { status: 200, insights: (await ingestOne(deps, item, ctx, { prefix: `events.${i}`, batchItem: true })).insights };
         } catch (error) {
           const fault = unavailableError(error);
           if (fault && faultKind(error)) unavailable = fault;
@@ -75,44 +72,10 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
 
 type BatchResult = { status: 200; insights: Insights } | { status: number; error: Problem };
 
-function context(request: FastifyRequest, idempotencyKey: string | undefined): RequestContext {
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  return {
-    ip: request.ip,
-    userAgent: header('user-agent'),
-    acceptLanguage: header('accept-language'),
-    idempotencyKey,
-    keyId: request.apiKey!.id,
-    keyKind: request.apiKey!.kind,
-    forwarding: {
-      peer: request.socket.remoteAddress ?? '',
-      via: header('via'),
-      forwarded: header('forwarded'),
-      xForwardedFor: header('x-forwarded-for'),
-    },
-  };
+function context(request: FastifyRequest, idempotencyKey: string | undefined) {
+  return requestContext(request, { keyId: request.apiKey!.id, keyKind: request.apiKey!.kind, idempotencyKey, forwarding: true });
 }
 
-async function ingestOne(deps: EventRouteDeps, body: unknown, ctx: RequestContext, prefix = ''): Promise<StoredOutcome> {
-  const parsed = eventInputSchema.safeParse(body);
-  if (!parsed.success) throw validationError(parsed.error, 'Invalid event', prefix);
-  // A batch item gets the single-event limit. Measured only after validation has bounded its nesting: JSON.stringify
-  // recurses, and an item nested thousands of levels deep would overflow the stack.
-  if (prefix && Buffer.byteLength(JSON.stringify(parsed.data)) > limits.eventBodyBytes) {
-    throw new VigilError('payload_too_large', `${prefix} is larger than ${limits.eventBodyBytes} bytes`);
-  }
-  const event = normalizeEvent(parsed.data, ctx);
-  await deps.browser.linkBackendEvent(event);
-  try {
-    return await deps.ingestor.submit(ctx.keyId, event);
-  } catch (error) {
-    // A database fault is answered at the edge: 503 with its Retry-After, and for a batch, the whole batch.
-    // Retrying is safe: with the same event_id a commit that did land is answered from the stored event.
-    if (faultKind(error)) throw error;
-    deps.log.error({ err: error }, 'event could not be stored');
-    throw new VigilError('unavailable', 'The event could not be stored; retry it with the same event_id', { headers: { 'Retry-After': '1' } });
-  }
-}
+/** A backend's event: a properties.browser_token links it to that browser's handprint and device. */
+const ingestOne = (deps: EventRouteDeps, body: unknown, ctx: ReturnType<typeof context>, options: AcceptOptions = {}) =>
+  acceptEvent(body, ctx, deps, { ...options, link: (event) => deps.browser.linkBackendEvent(event) });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@vigil/drizzle/schema';
-import { signBrowserToken } from '@vigil/browser/server-kit';
+import { signBrowserToken } from '../../handprint/token/sign.js';
 import { DbReplayCounter } from '../../handprint/replay-counter.js';
 import { collectBody } from '../../test-support/browser-readings.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../../test-support/databases.js';

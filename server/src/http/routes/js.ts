@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { JS_LIMITS } from '@vigil/browser/server-kit';
+import { JS_LIMITS } from '../../js/limits.js';
 import type { KeyStore } from '../../auth/key-store.js';
 import type { Env } from '../../config/env.js';
 import { VigilError } from '../../errors.js';
-import type { BrowserSupport } from '../../handprint/browser.js';
-import { ingestBrowserEvents } from '../../handprint/browser-events.js';
+import type { BrowserSupport } from '../../js/browser.js';
+import { ingestBrowserEvents } from '../../js/events.js';
 import type { Ingestor } from '../../ingest/ingestor.js';
-import type { RequestContext } from '../../ingest/normalize.js';
+import { header, requestContext } from '../../ingest/accept.js';
 import { jsGuard, preflight } from '../js/guard.js';
 import { collectLinks, collectSchema, eventsSchema, scriptSchema, versionedScriptSchema } from '../js/openapi.js';
 import { loadBrowserScript, type BrowserScript } from '../js/script.js';
@@ -107,14 +107,9 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
     '/js/events',
     { schema: eventsSchema, bodyLimit: JS_LIMITS.eventsBodyBytes, onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: eventsLimiter, name: 'events' }) },
     async (request) => {
-      const ctx: RequestContext = {
-        ip: request.ip,
-        userAgent: header(request, 'user-agent'),
-        acceptLanguage: header(request, 'accept-language'),
-        idempotencyKey: undefined,
-        keyId: request.apiKey?.id ?? (await deps.browser.pagesKeyId()),
-        keyKind: 'client',
-      };
+      const keyId = request.apiKey?.id ?? (await deps.browser.pagesKeyId());
+      // Proxy headers are passed on for backends' events only, as /js/events always has.
+      const ctx = requestContext(request, { keyId, keyKind: 'client', forwarding: false });
       return ingestBrowserEvents(request.body, ctx, {
         keys: deps.browser.secrets.keys,
         ingestor: deps.ingestor,
@@ -124,9 +119,4 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
       });
     },
   );
-}
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -13,7 +13,7 @@ import {
 } from '../../registry/schemas.js';
 import type { SupervisorDevices } from '../../registry/service.js';
 import type { Command } from '../../registry/state.js';
-import { requireSupervisor, type SupervisorGuardDeps } from '../supervisor-guard.js';
+import { requireSupervisor, type SupervisorGuardDeps } from '../../auth/supervisor-guard.js';
 import { bulkMoveSchema, deviceDetailSchema, deviceMoveSchema, devicePageSchema } from '../../registry/view-schemas.js';
 import { guarded, json, problems, securedBy, toDevice, validatedAs, withBody } from '../route-schemas.js';
 import { deviceIdPath } from './devices.js';

@@ -1,6 +1,6 @@
 import { sql, type Sql } from '../../db/statement.js';
 import { ms, probe, records } from '../../db/compose.js';
-import { factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../../ingest/fact-cache.js';
+import { factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../../pipeline/fact-cache.js';
 
 export interface Sighting {
   kind: 'email' | 'phone';

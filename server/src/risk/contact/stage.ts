@@ -1,6 +1,6 @@
 import type { Sql } from '../../db/statement.js';
-import type { CachedPart, FactCache } from '../../ingest/fact-cache.js';
-import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageOutput, StageResult } from '../stage.js';
+import type { CachedPart, FactCache } from '../../pipeline/fact-cache.js';
+import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageOutput, StageResult } from '../../pipeline/stage.js';
 import { analyzeEmail, looksLikeEmail, type EmailFacts } from './email.js';
 import { analyzePhone, type PhoneFacts } from './phone.js';
 import { cachedContactSightings, readContactSightings, resolveContactSightings, sightingKey, type Sighting } from './sightings.js';

@@ -1,4 +1,4 @@
-import type { Warning } from '../../ingest/insights.js';
+import type { Warning } from '../../pipeline/insights.js';
 import { ANDROID_RULES, score, WEB_BOT_RULES } from './rules.js';
 
 /** The versions of the `device_signals` block this server understands. */

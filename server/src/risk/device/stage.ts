@@ -1,4 +1,4 @@
-import type { EvaluationItem, InsightStage, StageOutput, StageResult } from '../stage.js';
+import type { EvaluationItem, InsightStage, StageOutput, StageResult } from '../../pipeline/stage.js';
 import { judgeDeviceSignals } from './signals.js';
 
 /** `emulator`, `rooted`, `hooked` (Android) and `bot` (browser automation) from the event's `device_signals`. */

@@ -1,13 +1,5 @@
+import type { ForwardingEvidence } from '../../pipeline/event.js';
 import { IpRangeSet, parseIp, parseRange, type ParsedRange } from './ip-set.js';
-
-/** Proxy headers of the request that carried an event, when that request came from the end user's device. */
-export interface ForwardingEvidence {
-  /** The socket's peer address. */
-  peer: string;
-  via?: string;
-  forwarded?: string;
-  xForwardedFor?: string;
-}
 
 /** `for=` values of an RFC 7239 Forwarded header, in order (client first). */
 function forwardedFor(header: string): string[] {

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { ConfigError } from '../../config/load.js';
-import type { StageLog } from '../stage.js';
+import { ConfigError } from '../../errors.js';
+import type { StageLog } from '../../pipeline/stage.js';
 import type { IntelConfig, IntelListName } from './config.js';
 import { parseProxyList, parseRangeList, parseTorExitList, type ParsedList } from './formats.js';
 import { IpRangeSet, type ParsedIp } from './ip-set.js';

@@ -91,7 +91,7 @@ describe('intel config', () => {
   it('refuses to start with a list that cannot be read', async () => {
     const config = loadConfig({ VIGIL_CONFIG: writeConfig({ intel: { tor_exit_list: '/nonexistent/tor.txt' } }), VIGIL_LOG_LEVEL: 'silent' });
     const { createNetworkStage } = await import('./stage.js');
-    expect(() => createNetworkStage(config)).toThrow(/intel.tor_exit_list: ENOENT/);
+    expect(() => createNetworkStage({ intel: config.file.intel, configPath: config.env.VIGIL_CONFIG, trustedProxies: [] })).toThrow(/intel.tor_exit_list: ENOENT/);
   });
 
   it('refuses unknown keys and bad intervals', () => {

@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
-import type { Config } from '../../config/load.js';
-import type { EvaluationItem, InsightStage, StageLog, StageOutput, StageResult } from '../stage.js';
+import type { EvaluationItem, InsightStage, StageLog, StageOutput, StageResult } from '../../pipeline/stage.js';
 import { proxyEvidence, trustedProxySet } from './forwarding.js';
 import { parseIp, type IpRangeSet } from './ip-set.js';
+import type { IntelConfig } from './config.js';
 import { IntelLists, resolveListPaths } from './lists.js';
 
 /** `tor`, `vpn` and `proxy` from the operator's IP lists, and `proxy` from the request's forwarding headers. */
@@ -33,10 +33,18 @@ export class NetworkStage implements InsightStage {
   }
 }
 
-export function createNetworkStage(config: Config): NetworkStage {
-  const intel = config.file.intel;
-  const baseDir = config.env.VIGIL_CONFIG ? dirname(config.env.VIGIL_CONFIG) : process.cwd();
+export interface NetworkStageOptions {
+  intel: IntelConfig;
+  /** VIGIL_CONFIG: relative list paths are read from its folder, else from the working directory. */
+  configPath: string | undefined;
+  /** VIGIL_TRUSTED_PROXIES. */
+  trustedProxies: readonly string[];
+}
+
+export function createNetworkStage(options: NetworkStageOptions): NetworkStage {
+  const intel = options.intel;
+  const baseDir = options.configPath ? dirname(options.configPath) : process.cwd();
   const lists = new IntelLists(resolveListPaths(intel, baseDir));
   lists.loadAll();
-  return new NetworkStage(lists, trustedProxySet(config.env.VIGIL_TRUSTED_PROXIES), intel.reload_interval_seconds * 1000);
+  return new NetworkStage(lists, trustedProxySet(options.trustedProxies), intel.reload_interval_seconds * 1000);
 }

@@ -1,5 +1,5 @@
-import type { DeviceInfo, Insights } from '../../ingest/insights.js';
-import type { EvaluationItem } from '../stage.js';
+import type { DeviceInfo, Insights } from '../../pipeline/insights.js';
+import type { EvaluationItem } from '../../pipeline/stage.js';
 
 /** What a rule's path can name: `event`, `identity`, `properties.*`, `behaviors.*`, `tags`, `email_intel.*`, … */
 export function ruleContext(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { components, WINDOWS_CHROME } from "../../test/handprint-fixtures.js";
+import { components, WINDOWS_CHROME } from "../handprint/match/fixtures.js";
 import { parseCollectRequest, parseEventsRequest } from "./validate.js";
 
 const collectBody = (over: Record<string, unknown> = {}) => ({

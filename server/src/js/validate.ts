@@ -1,5 +1,5 @@
 import { JS_LIMITS } from "./limits.js";
-import type { FieldError } from "./problem.js";
+import type { FieldError } from "../errors.js";
 
 export interface CollectRequest {
   version: 1;

@@ -1,6 +1,6 @@
-import { verifyBrowserTokenSignature } from "../token/verify.js";
-import type { BrowserTokenClaims, KeyRing } from "../token/types.js";
-import { validationProblem, type FieldError, type Problem } from "./problem.js";
+import { verifyBrowserTokenSignature } from "../handprint/token/verify.js";
+import type { BrowserTokenClaims, KeyRing } from "../handprint/token/types.js";
+import { fieldsValidationError, type VigilError } from "../errors.js";
 import { parseEventsRequest } from "./validate.js";
 
 /** Magic properties the browser may not set itself: the server fills them from what it trusts. */
@@ -27,12 +27,12 @@ export type PreparedEvents =
   | {
       status: 200;
       /** One per submitted event, in order: ingest the `ok` ones and answer the others with their problem. */
-      items: Array<{ ok: true; ingest: IngestEvent } | { ok: false; problem: Problem }>;
+      items: Array<{ ok: true; ingest: IngestEvent } | { ok: false; error: VigilError }>;
       /** The verified token's claims (handprint link) or null; `token_warning` says why a token was not used. */
       claims: BrowserTokenClaims | null;
       token_warning: string | null;
     }
-  | { status: 400; problem: Problem };
+  | { status: 400; error: VigilError };
 
 /**
  * POST /js/events without the framework: validate the batch, check the browser_token's signature and expiry (not
@@ -42,7 +42,7 @@ export type PreparedEvents =
  */
 export function prepareBrowserEvents(body: unknown, ctx: EventsContext): PreparedEvents {
   const parsed = parseEventsRequest(body);
-  if (!parsed.ok) return { status: 400, problem: validationProblem(parsed.errors) };
+  if (!parsed.ok) return { status: 400, error: fieldsValidationError(parsed.errors) };
   const request = parsed.value;
   let claims: BrowserTokenClaims | null = null;
   let warning: string | null = null;
@@ -53,7 +53,7 @@ export function prepareBrowserEvents(body: unknown, ctx: EventsContext): Prepare
     else claims = checked.claims;
   }
   const items = request.events.map((item) => {
-    if (!item.ok) return { ok: false as const, problem: validationProblem(item.errors as FieldError[]) };
+    if (!item.ok) return { ok: false as const, error: fieldsValidationError(item.errors) };
     const properties: Record<string, unknown> = { ...(item.event.properties ?? {}) };
     for (const key of SERVER_OWNED_PROPERTIES) delete properties[key];
     properties.device_id = request.device_id;

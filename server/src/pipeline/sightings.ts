@@ -2,7 +2,7 @@ import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe, records } from '../db/compose.js';
 import { newId } from '../ids.js';
 import { cachedAll, factKey, staleWhen, type CachedPart, type FactCache } from './fact-cache.js';
-import type { NormalizedEvent } from './normalize.js';
+import type { NormalizedEvent } from './event.js';
 
 export interface DeviceSighting {
   firstSeen: Date;

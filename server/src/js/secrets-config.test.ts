@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config/load.js';
+import { ConfigError } from '../errors.js';
+import { loadConfig } from '../config/load.js';
 
 const LONG = 'a-secret-that-is-at-least-32-bytes-long';
 

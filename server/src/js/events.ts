@@ -1,10 +1,10 @@
-import { prepareBrowserEvents, type KeyRing, type Problem as KitProblem } from '@vigil/browser/server-kit';
 import { toProblem, VigilError, type Problem } from '../errors.js';
+import { acceptEvent } from '../ingest/accept.js';
 import type { Ingestor } from '../ingest/ingestor.js';
-import { normalizeEvent, type RequestContext } from '../ingest/normalize.js';
-import { eventInputSchema } from '../ingest/schema.js';
-import { validationError } from '../http/problem.js';
-import type { DbHandprintProfiles } from './profile-store.js';
+import type { RequestContext } from '../pipeline/event.js';
+import type { DbHandprintProfiles } from '../handprint/profile-store.js';
+import type { KeyRing } from '../handprint/token/types.js';
+import { prepareBrowserEvents } from './prepare-events.js';
 
 export interface BrowserEventsDeps {
   keys: KeyRing;
@@ -22,11 +22,6 @@ export interface BrowserEventsAnswer {
   warnings?: { code: string; message: string }[];
 }
 
-/** server-kit problems carry a code of their own; validation is the only kind prepareBrowserEvents returns. */
-export function kitProblemError(problem: KitProblem): VigilError {
-  return new VigilError('validation_failed', problem.detail, problem.errors ? { errors: problem.errors } : {});
-}
-
 /**
  * POST /js/events: the page's batch, each event ingested through the same path as POST /events. The handprint is
  * the token's when the token verifies (not replay-counted: the page re-sends its token with every batch), else
@@ -36,24 +31,22 @@ export function kitProblemError(problem: KitProblem): VigilError {
 export async function ingestBrowserEvents(body: unknown, ctx: RequestContext, deps: BrowserEventsDeps): Promise<BrowserEventsAnswer> {
   // ip and user agent come from the connection (ctx), never from the page's body.
   const prepared = prepareBrowserEvents(body, { keys: deps.keys, now: deps.now, ip: null, userAgent: null });
-  if (prepared.status !== 200) throw kitProblemError(prepared.problem);
+  if (prepared.status !== 200) throw prepared.error;
   const deviceId = typeof (body as { device_id?: unknown }).device_id === 'string' ? (body as { device_id: string }).device_id : null;
   const handprintId = prepared.claims?.hp ?? (deviceId ? await deps.profiles.handprintOfDevice(deviceId).catch(() => null) : null);
   // The automation evidence the page sent with its last collection, so risk stages judge page events too.
   const deviceSignals = handprintId && deviceId ? await deps.profiles.deviceSignals(handprintId, deviceId).catch(() => null) : null;
   const results = await Promise.all(
     prepared.items.map(async (item, i): Promise<BrowserEventResult> => {
-      if (!item.ok) return { status: 400, error: toProblem(kitProblemError(item.problem)) };
+      if (!item.ok) return { status: 400, error: toProblem(item.error) };
       try {
         const { browser_token: _token, ...properties } = item.ingest.properties;
         if (deviceSignals) properties.device_signals = deviceSignals;
-        const parsed = eventInputSchema.safeParse({ ...item.ingest, properties });
-        if (!parsed.success) throw validationError(parsed.error, 'Invalid event', `events.${i}`);
-        const event = normalizeEvent(parsed.data, ctx);
-        event.handprintId = handprintId;
-        const outcome = await deps.ingestor.submit(ctx.keyId, event).catch((error: unknown) => {
-          deps.log.error({ err: error }, 'browser event could not be stored');
-          throw new VigilError('unavailable', 'The event could not be stored; it will be retried');
+        const outcome = await acceptEvent({ ...item.ingest, properties }, ctx, deps, {
+          prefix: `events.${i}`,
+          link: (event) => {
+            event.handprintId = handprintId;
+          },
         });
         return { status: 200, event_id: outcome.insights.event_id };
       } catch (error) {

@@ -1,9 +1,9 @@
 import type { Sql } from '../db/statement.js';
 import type { Queryable } from '../db/handle.js';
-import type { DeviceInfo, Insights, Warning } from '../ingest/insights.js';
-import type { NormalizedEvent } from '../ingest/normalize.js';
-import type { CachedPart, FactCache } from '../ingest/fact-cache.js';
-import type { DeviceSighting } from '../ingest/sightings.js';
+import type { DeviceInfo, Insights, Warning } from './insights.js';
+import type { NormalizedEvent } from './event.js';
+import type { CachedPart, FactCache } from './fact-cache.js';
+import type { DeviceSighting } from './sightings.js';
 
 /** One event of a batch before anything was read: what a stage's `read` sees. */
 export interface EvaluationInput {
@@ -41,7 +41,7 @@ export interface StageResult {
    * of the same event may carry them a second time.
    */
   writes?: Sql[];
-  /** Puts the facts as they are once the batch's write commits into the process's cache (see ingest/fact-cache.ts). */
+  /** Puts the facts as they are once the batch's write commits into the process's cache (see pipeline/fact-cache.ts). */
   remember?(cache: FactCache): void;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unstorable } from '../db/safe-text.js';
+import { unstorable } from './safe-text.js';
 
 export interface TreeLimits {
   /** Containers nested deeper than this are refused; the root is level 1. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bumpChrome, components, WINDOWS_CHROME as BASE, type Profile } from "../../test/handprint-fixtures.js";
+import { bumpChrome, components, WINDOWS_CHROME as BASE, type Profile } from "./fixtures.js";
 import { candidateKeys, handprintIdFor } from "./keys.js";
 import { matchHandprint, mergeFeatures, type StoredHandprint } from "./match.js";
 import { normalizeComponents } from "./normalize.js";

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { storableString, unstorable } from '../db/safe-text.js';
+import { storableString, unstorable } from './safe-text.js';
 import { jsonTreeIssues } from './storable.js';
 
 const limits = { maxDepth: 5, maxKeys: 200 };

@@ -1,5 +1,5 @@
-import { verifyBrowserToken } from "../token/verify.js";
-import type { KeyRing, ReplayCounter, VerifyFailure } from "../token/types.js";
+import { verifyBrowserToken } from "./verify.js";
+import type { KeyRing, ReplayCounter, VerifyFailure } from "./types.js";
 
 export type BrowserTokenLink =
   | { status: "absent" }

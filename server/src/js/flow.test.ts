@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bumpChrome, components, WINDOWS_CHROME } from "../../test/handprint-fixtures.js";
-import { createMemoryHandprintStore } from "../handprint/service.js";
-import { createMemoryReplayCounter } from "../token/replay.js";
-import { signBrowserToken } from "../token/sign.js";
-import type { KeyRing } from "../token/types.js";
-import { linkBrowserToken } from "./backend-token.js";
+import { bumpChrome, components, WINDOWS_CHROME } from "../handprint/match/fixtures.js";
+import { createMemoryHandprintStore } from "../handprint/match/service.js";
+import { createMemoryReplayCounter } from "../handprint/token/replay.js";
+import { signBrowserToken } from "../handprint/token/sign.js";
+import type { KeyRing } from "../handprint/token/types.js";
+import { linkBrowserToken } from "../handprint/token/backend-token.js";
 import { handleCollect, type CollectDeps } from "./collect.js";
-import { prepareBrowserEvents } from "./events.js";
+import { prepareBrowserEvents } from "./prepare-events.js";
 
 const keys: KeyRing = { current: { kid: "k1", secret: "0123456789abcdef0123456789abcdef" } };
 let now = Date.UTC(2025, 0, 1);
@@ -29,7 +29,7 @@ describe("POST /js/collect handling", () => {
 
   it("answers 400 with field errors for a malformed body", async () => {
     const r = await handleCollect({ body: { version: 1, device_id: "x", components: 3 } }, deps());
-    expect(r).toMatchObject({ status: 400, problem: { status: 400, code: "validation_failed", errors: [{ path: "device_id" }, { path: "components" }] } });
+    expect(r).toMatchObject({ status: 400, error: { status: 400, code: "validation_failed", errors: [{ path: "device_id" }, { path: "components" }] } });
   });
 });
 
@@ -59,7 +59,7 @@ describe("POST /js/events handling", () => {
         },
       },
     });
-    expect(r.items[1]).toMatchObject({ ok: false, problem: { status: 400, errors: [{ path: "events[1].event" }] } });
+    expect(r.items[1]).toMatchObject({ ok: false, error: { status: 400, errors: [{ path: "events[1].event" }] } });
   });
 
   it("keeps the events but drops the link when the token is expired, forged or for another device", () => {

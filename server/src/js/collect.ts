@@ -1,10 +1,10 @@
-import type { HandprintFeatures } from "../handprint/features.js";
-import { normalizeComponents } from "../handprint/normalize.js";
-import { resolveHandprint, type HandprintStore } from "../handprint/service.js";
-import type { MatchResult } from "../handprint/match.js";
-import { signBrowserToken } from "../token/sign.js";
-import type { KeyRing } from "../token/types.js";
-import { validationProblem, type Problem } from "./problem.js";
+import type { HandprintFeatures } from "../handprint/match/features.js";
+import { normalizeComponents } from "../handprint/match/normalize.js";
+import { resolveHandprint, type HandprintStore } from "../handprint/match/service.js";
+import type { MatchResult } from "../handprint/match/match.js";
+import { signBrowserToken } from "../handprint/token/sign.js";
+import type { KeyRing } from "../handprint/token/types.js";
+import { fieldsValidationError, type VigilError } from "../errors.js";
 import { parseCollectRequest, type CollectRequest } from "./validate.js";
 
 export interface CollectDeps {
@@ -42,12 +42,12 @@ export type CollectOutcome =
       features: HandprintFeatures;
       match: MatchResult;
     }
-  | { status: 400; problem: Problem };
+  | { status: 400; error: VigilError };
 
 /** POST /js/collect without the framework: validate, normalize, match, sign. */
 export async function handleCollect(input: CollectInput, deps: CollectDeps): Promise<CollectOutcome> {
   const parsed = parseCollectRequest(input.body);
-  if (!parsed.ok) return { status: 400, problem: validationProblem(parsed.errors) };
+  if (!parsed.ok) return { status: 400, error: fieldsValidationError(parsed.errors) };
   const request = parsed.value;
   const now = deps.now();
   const features = normalizeComponents(request.components, { userAgent: input.userAgent ?? null });

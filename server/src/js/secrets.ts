@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { generatedSecrets } from '@vigil/drizzle/schema';
-import type { KeyRing, SigningKey } from '@vigil/browser/server-kit';
+import type { KeyRing, SigningKey } from '../handprint/token/types.js';
 import type { Env } from '../config/env.js';
 import type { DatabaseHandle } from '../db/handle.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { components, WINDOWS_CHROME } from "../../test/handprint-fixtures.js";
+import { components, WINDOWS_CHROME } from "./fixtures.js";
 import { FEATURES } from "./features.js";
 import { normalizeComponents, normalizeRenderer } from "./normalize.js";
 import { parseUserAgent } from "./user-agent.js";

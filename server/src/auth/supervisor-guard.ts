@@ -1,11 +1,10 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { parseBearer } from '../auth/bearer.js';
-import type { KeyStore } from '../auth/key-store.js';
-import { allows, type Permission } from '../auth/roles.js';
-import { secretPrefixes } from '../auth/secrets.js';
-import type { CredentialCheck, Principal, SupervisorStore } from '../auth/supervisor-store.js';
+import { parseBearer } from './bearer.js';
+import type { KeyStore } from './key-store.js';
+import { allows, type Permission } from './roles.js';
+import { secretPrefixes } from './secrets.js';
+import type { CredentialCheck, Principal, SupervisorStore } from './supervisor-store.js';
 import { VigilError } from '../errors.js';
-import type { RateLimiter } from './rate-limit/interface.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,10 +12,15 @@ declare module 'fastify' {
   }
 }
 
+/** The one call the guard makes on the HTTP layer's rate limiter; declared here so auth does not import it. */
+interface CredentialRateLimiter {
+  take(subject: string): { allowed: boolean; retryAfterSeconds: number };
+}
+
 export interface SupervisorGuardDeps {
   keys: KeyStore;
   supervisors: SupervisorStore;
-  rateLimiter: RateLimiter;
+  rateLimiter: CredentialRateLimiter;
 }
 
 const challenge = (error?: string) => ({

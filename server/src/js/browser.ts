@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { apiKeys } from '@vigil/drizzle/schema';
 import { z } from 'zod';
-import { handleCollect, parseCollectRequest, type CollectResponseBody, type CorsPolicy } from '@vigil/browser/server-kit';
 import type { Env } from '../config/env.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { VigilError } from '../errors.js';
-import type { NormalizedEvent } from '../ingest/normalize.js';
-import { storableTree } from '../ingest/storable.js';
-import { validationError } from '../http/problem.js';
-import { applyBrowserToken } from './backend-link.js';
-import { kitProblemError } from './browser-events.js';
-import { DbHandprintProfiles } from './profile-store.js';
-import { DbReplayCounter } from './replay-counter.js';
+import type { NormalizedEvent } from '../pipeline/event.js';
+import { storableTree } from '../db/storable.js';
+import { validationError } from '../errors.js';
+import { applyBrowserToken } from '../handprint/backend-link.js';
+import { handleCollect, type CollectResponseBody } from './collect.js';
+import type { CorsPolicy } from './cors.js';
+import { parseCollectRequest } from './validate.js';
+import { DbHandprintProfiles } from '../handprint/profile-store.js';
+import { DbReplayCounter } from '../handprint/replay-counter.js';
 import { loadBrowserSecrets, type BrowserSecrets } from './secrets.js';
 
 /**
@@ -61,7 +62,7 @@ export class BrowserSupport {
       randomBytes: (n) => randomBytes(n),
       tokenTtlSeconds: this.env.VIGIL_JS_TOKEN_TTL_SECONDS,
     });
-    if (outcome.status !== 200) throw kitProblemError(outcome.problem);
+    if (outcome.status !== 200) throw outcome.error;
     return outcome.body;
   }
 
