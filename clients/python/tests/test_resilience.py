@@ -13,8 +13,9 @@ def make(limited_server, errors, **options) -> Vigil:
 
 def test_events_tracked_while_the_server_is_down_are_stored_once_it_is_up(limited_server, errors) -> None:
     user = f"down-{uuid.uuid4().hex[:8]}"
+    # One retryable answer would give an event up; sends that get no answer at all must never count.
     client = make(
-        limited_server, errors, min_retry_delay=0.05, max_retry_delay=0.5, max_attempts=1000, flush_interval=0
+        limited_server, errors, min_retry_delay=0.05, max_retry_delay=0.5, max_attempts=1, flush_interval=0
     ).identify(user)
     limited_server.stop()
     try:
@@ -52,4 +53,21 @@ def test_429_with_retry_after_pauses_then_delivers_each_event_once(limited_serve
     stored = limited_server.stored_events(identity=user)
     assert sorted(e["properties"]["n"] for e in stored) == list(range(8))
     assert [e for e in errors if e.dropped] == []
+    client.close()
+
+
+def test_retryable_answers_count_and_give_an_event_up_after_max_attempts(limited_server, errors) -> None:
+    user = f"given-up-{uuid.uuid4().hex[:8]}"
+    client = make(limited_server, errors, flush_interval=0, max_batch_size=1, max_attempts=1).identify(user)
+    # Sent one per request back to back: the limiter (burst 2) answers 429 before long, and with
+    # max_attempts=1 that one retryable answer gives its event up.
+    for n in range(5):
+        client.track("login", {"n": n})
+    assert client.flush(timeout=60)
+    given_up = [e for e in errors if e.code == "retries_exhausted"]
+    assert given_up, "the rate limiter never answered 429"
+    assert all(e.status == 429 and len(e.dropped) == 1 for e in given_up)
+    dropped = {e.dropped[0]["properties"]["n"] for e in given_up}
+    stored = {e["properties"]["n"] for e in limited_server.stored_events(identity=user)}
+    assert stored.isdisjoint(dropped) and stored | dropped == set(range(5))
     client.close()

@@ -20,6 +20,9 @@ from ._request.addresses import TrustedProxies, valid_ip
 from ._request.request_info import request_info
 from ._version import __version__
 
+#: Every default in one place (the delivery policy's numbers come from _core/policy.py).
+_DEFAULTS = Options(endpoint="", write_key="", user_agent="")
+
 Properties = Mapping[str, Any]
 
 
@@ -92,13 +95,13 @@ class Vigil:
         fail_open: Optional[FailOpen] = None,
         on_error: Optional[Callable[[VigilError], None]] = None,
         max_batch_size: int = SERVICE_MAX_BATCH,
-        max_batch_bytes: int = 1_000_000,
-        flush_interval: float = 1.0,
-        max_queue_size: int = 10_000,
-        max_attempts: int = 10,
-        min_retry_delay: float = 0.5,
-        max_retry_delay: float = 30.0,
-        max_retry_after: float = 300.0,
+        max_batch_bytes: int = _DEFAULTS.max_batch_bytes,
+        flush_interval: float = _DEFAULTS.flush_interval,
+        max_queue_size: int = _DEFAULTS.max_queue_size,
+        max_attempts: int = _DEFAULTS.max_attempts,
+        min_retry_delay: float = _DEFAULTS.min_retry_delay,
+        max_retry_delay: float = _DEFAULTS.max_retry_delay,
+        max_retry_after: float = _DEFAULTS.max_retry_after,
         request_timeout: float = 10.0,
         close_timeout: float = 10.0,
         flush_at_exit: bool = True,
@@ -111,7 +114,7 @@ class Vigil:
         parts = urlsplit(url) if isinstance(url, str) else None
         if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
             raise VigilError("config", f"Vigil url must be an http or https URL, got {url!r}")
-        defaults = Options(endpoint="", write_key="", user_agent="")
+        defaults = _DEFAULTS
         options = Options(
             # A path prefix (a Vigil behind /risk on a shared host) is kept; query and fragment are not.
             endpoint=f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/"),

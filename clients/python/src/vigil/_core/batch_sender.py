@@ -10,7 +10,7 @@ from typing import Any, Deque, Dict, List, Optional, Set, Union
 
 import httpx
 
-from .backoff import backoff_delay
+from .backoff import retry_delay_ms
 from .classify import Drop, Retry, Shrink, Success, classify_response, is_retryable_status, parse_json
 from .errors import VigilError, describe_cause
 from .options import Options, report
@@ -23,7 +23,7 @@ class _Pending:
     seq: int
     #: When it was tracked (monotonic): a batch is due flush_interval after its oldest event.
     queued_at: float
-    #: Sends so far.
+    #: Retryable answers (408, 429, 5xx) so far; sends without an answer never count (clients/POLICY.md).
     attempts: int = 0
 
 
@@ -213,8 +213,6 @@ class BatchSender:
                 break
             size += len(item.body) + 1
             batch.append(self._queue.popleft())
-        for item in batch:
-            item.attempts += 1
         return batch
 
     def _send(self, client: httpx.Client, batch: List[_Pending]) -> Union[httpx.Response, VigilError]:
@@ -232,19 +230,17 @@ class BatchSender:
 
     def _handle(self, batch: List[_Pending], outcome: Union[httpx.Response, VigilError]) -> None:
         if isinstance(outcome, VigilError):
-            self._retry_later(batch, outcome, None)
+            self._retry_later(batch, outcome, None, answered=False)
             return
-        verdict = classify_response(outcome)
+        verdict = classify_response(outcome, self._options.retry_policy)
         if isinstance(verdict, Success):
             self._on_success(batch, outcome)
         elif isinstance(verdict, Retry):
-            self._retry_later(batch, verdict.error, verdict.retry_after)
+            self._retry_later(batch, verdict.error, verdict.retry_after_ms, answered=True)
         elif isinstance(verdict, Shrink):
             if len(batch) > 1:
                 # Too large for the service: resend the same events in smaller batches.
                 self._batch_limit = max(1, len(batch) // 2)
-                for item in batch:
-                    item.attempts -= 1
                 self._queue.extendleft(reversed(batch))
             else:
                 self._drop(batch, verdict.error)
@@ -257,7 +253,8 @@ class BatchSender:
         if not isinstance(results, list) or len(results) != len(batch):
             # Safe to resend: every event carries its idempotency key.
             message = "POST /events/batch answered 2xx without a results array matching the batch"
-            self._retry_later(batch, VigilError("invalid_response", message), None)
+            # It is an answer, so it counts: a server that always answers so must not hold events forever.
+            self._retry_later(batch, VigilError("invalid_response", message), None, answered=True)
             return
         self._failures = 0
         self._batch_limit = min(self._options.max_batch_size, self._batch_limit * 2)
@@ -276,25 +273,31 @@ class BatchSender:
                 error = VigilError("rejected", f'event "{name}" refused ({status}){detail}', status=status, problem=problem)
                 self._drop([item], error)
         if again:
-            self._retry_later(again, VigilError("http", f"{len(again)} event(s) of a batch failed temporarily"), None)
+            error = VigilError("http", f"{len(again)} event(s) of a batch failed temporarily")
+            self._retry_later(again, error, None, answered=True)
 
-    def _retry_later(self, batch: List[_Pending], error: VigilError, retry_after: Optional[float]) -> None:
-        """Puts events back at the front (keeping their order) and pauses; gives up on those out of attempts."""
-        options = self._options
-        exhausted = [p for p in batch if p.attempts >= options.max_attempts]
-        again = [p for p in batch if p.attempts < options.max_attempts]
+    def _retry_later(
+        self, batch: List[_Pending], error: VigilError, retry_after_ms: Optional[int], *, answered: bool
+    ) -> None:
+        """
+        Puts events back at the front (keeping their order) and pauses; gives up on those out of attempts.
+        Only answers count towards giving up: being offline says nothing about the events (clients/POLICY.md).
+        """
+        policy = self._options.retry_policy
+        if answered:
+            for item in batch:
+                item.attempts += 1
+        exhausted = [p for p in batch if p.attempts >= policy.max_attempts]
+        again = [p for p in batch if p.attempts < policy.max_attempts]
         if exhausted:
-            message = f"gave up after {options.max_attempts} attempts: {error.message}"
+            message = f"gave up after {policy.max_attempts} retryable answers: {error.message}"
             self._drop(
                 exhausted,
                 VigilError("retries_exhausted", message, status=error.status, problem=error.problem, cause=error),
             )
         self._failures += 1
-        if retry_after is not None:
-            delay = min(retry_after, options.max_retry_after)
-        else:
-            delay = backoff_delay(options.min_retry_delay, options.max_retry_delay, self._failures, options.random)
-        self._paused_until = max(self._paused_until, time.monotonic() + delay)
+        delay_ms = retry_delay_ms(self._failures, self._options.random(), retry_after_ms, policy)
+        self._paused_until = max(self._paused_until, time.monotonic() + delay_ms / 1000)
         self._queue.extendleft(reversed(again))
 
     def _terminate(self) -> int:

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping, Optional, Union
 
 import httpx
 
-from .backoff import parse_retry_after
+from .backoff import parse_retry_after_ms
 from .errors import VigilError
+from .policy import RETRY, RetryPolicy, classify_status
 
 
 @dataclass(frozen=True)
@@ -17,10 +19,10 @@ class Success:
 
 @dataclass(frozen=True)
 class Retry:
-    """408, 429, 5xx (and network failures); ``retry_after`` in seconds when the service said how long."""
+    """408, 429, 5xx; ``retry_after_ms`` (already capped) when the service said how long."""
 
     error: VigilError
-    retry_after: Optional[float]
+    retry_after_ms: Optional[int]
     kind: Literal["retry"] = "retry"
 
 
@@ -44,19 +46,21 @@ Classification = Union[Success, Retry, Shrink, Drop]
 
 
 def is_retryable_status(status: int) -> bool:
-    return status == 408 or status == 429 or status >= 500
+    return classify_status(status) == "retry"
 
 
-def classify_response(response: httpx.Response) -> Classification:
-    """What to do with a response. Expected outcomes are data: the senders switch on ``kind``."""
+def classify_response(response: httpx.Response, policy: RetryPolicy = RETRY) -> Classification:
+    """What to do with a response (clients/POLICY.md). Expected outcomes are data: the senders switch on ``kind``."""
     status = response.status_code
-    if 200 <= status < 300:
+    verdict = classify_status(status)
+    if verdict == "done":
         return Success()
     problem = parse_problem(response.content)
     error = VigilError("http", _describe(status, problem), status=status, problem=problem)
-    if is_retryable_status(status):
-        return Retry(error, parse_retry_after(response.headers.get("retry-after")))
-    if status == 413:
+    if verdict == "retry":
+        header = response.headers.get("retry-after")
+        return Retry(error, parse_retry_after_ms(header, time.time() * 1000, policy.retry_after_cap_ms))
+    if verdict == "shrink":
         return Shrink(error)
     return Drop(error)
 

@@ -19,7 +19,7 @@ ErrorCode = Literal[
     "invalid_event",
     # The in-memory queue is full; the event was dropped.
     "queue_full",
-    # The event was sent `max_attempts` times and given up.
+    # The event got `max_attempts` retryable answers (408, 429, 5xx) and was given up.
     "retries_exhausted",
     # The client was closed (or its close timeout ran out) before the event could be sent.
     "closed",

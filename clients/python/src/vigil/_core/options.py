@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Union
 
 from .errors import VigilError
+from .policy import EVENTS_BATCH_MAX_BYTES, EVENTS_BATCH_MAX_EVENTS, FLUSH_INTERVAL_MS, QUEUE_BOUND, RETRY, RetryPolicy
 
 logger = logging.getLogger("vigil")
 
@@ -16,12 +17,12 @@ logger = logging.getLogger("vigil")
 FailOpen = Union[Mapping[str, Any], Callable[[VigilError, Mapping[str, Any]], Mapping[str, Any]]]
 
 #: The service's own limit on events per batch.
-SERVICE_MAX_BATCH = 100
+SERVICE_MAX_BATCH = EVENTS_BATCH_MAX_EVENTS
 
 
 @dataclass(frozen=True)
 class Options:
-    """Resolved options (see the README for each default). Durations are in seconds."""
+    """Resolved options (see the README for each default, clients/POLICY.md for why). Durations are in seconds."""
 
     endpoint: str
     write_key: str
@@ -30,17 +31,29 @@ class Options:
     fail_open: Optional[FailOpen] = None
     on_error: Optional[Callable[[VigilError], None]] = None
     max_batch_size: int = SERVICE_MAX_BATCH
-    max_batch_bytes: int = 1_000_000
-    flush_interval: float = 1.0
-    max_queue_size: int = 10_000
-    max_attempts: int = 10
-    min_retry_delay: float = 0.5
-    max_retry_delay: float = 30.0
-    max_retry_after: float = 300.0
+    max_batch_bytes: int = EVENTS_BATCH_MAX_BYTES
+    flush_interval: float = FLUSH_INTERVAL_MS / 1000
+    max_queue_size: int = QUEUE_BOUND
+    max_attempts: int = RETRY.max_attempts
+    #: The backoff's first step (the first wait is half to all of it).
+    min_retry_delay: float = RETRY.base_delay_ms / 1000
+    max_retry_delay: float = RETRY.max_delay_ms / 1000
+    max_retry_after: float = RETRY.retry_after_cap_ms / 1000
     request_timeout: float = 10.0
     close_timeout: float = 10.0
     random: Callable[[], float] = _random.random
     new_id: Callable[[], str] = lambda: str(uuid.uuid4())
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """The delivery policy with this client's retry options in place of the defaults."""
+        return RetryPolicy(
+            base_delay_ms=round(self.min_retry_delay * 1000),
+            multiplier=RETRY.multiplier,
+            max_delay_ms=round(self.max_retry_delay * 1000),
+            retry_after_cap_ms=round(self.max_retry_after * 1000),
+            max_attempts=self.max_attempts,
+        )
 
 
 def positive(value: Optional[float], fallback: float) -> float:

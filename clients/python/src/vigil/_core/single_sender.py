@@ -86,7 +86,7 @@ class SingleSender:
             return self._fail_open(prepared, error, requeue=False)
 
     def _on_response(self, prepared: PreparedEvent, response: httpx.Response) -> Insights:
-        verdict = classify_response(response)
+        verdict = classify_response(response, self._options.retry_policy)
         if isinstance(verdict, Success):
             body = parse_json(response.content)
             if not is_insights_data(body):
@@ -95,8 +95,8 @@ class SingleSender:
                 return self._fail_open(prepared, error, requeue=False)
             return Insights(body)
         if isinstance(verdict, Retry):
-            if verdict.retry_after is not None:
-                self._batches.pause(time.monotonic() + min(verdict.retry_after, self._options.max_retry_after))
+            if verdict.retry_after_ms is not None:
+                self._batches.pause(time.monotonic() + verdict.retry_after_ms / 1000)
             return self._fail_open(prepared, verdict.error, requeue=True)
         assert isinstance(verdict, (Shrink, Drop))
         return self._fail_open(prepared, verdict.error.with_dropped([prepared.event]), requeue=False)
