@@ -4,7 +4,7 @@ import pg from 'pg';
 import { insightBody } from './insight-body.js';
 
 /**
- * The durable floor: the bare route plus the one thing issue #2 asks of every answer — the event is in PostgreSQL,
+ * The durable floor: the bare route plus the one thing Vigil promises of every answer — the event is in PostgreSQL,
  * committed, before the answer goes out. Each body is stored whole as one jsonb row, and concurrent requests share
  * commits the way Vigil's do (up to 4 commits in flight on a pool of 10, Vigil's defaults), so floor ÷ bare is what
  * durability alone costs on this machine and Vigil ÷ floor is what everything else in Vigil costs.

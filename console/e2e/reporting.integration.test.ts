@@ -1,8 +1,8 @@
 /**
- * The console's half of issue #16 that needs the server's half: prefix search, risk column and sorts, bulk
+ * The console's reporting features, against the real server: prefix search, risk column and sorts, bulk
  * deactivate and transfer (with and without JavaScript), CSV export through the console, the Reports page
  * (eventStats, deviceStats) and the Live page (eventAdded over graphql-ws, relayed as Server-Sent Events).
- * Run after the devices-api, reporting-api and aggregates-live branches are merged:
+ * Run alone:
  *   pnpm --filter @vigil/console build && pnpm --filter @vigil/console exec vitest run e2e/reporting.integration.test.ts
  */
 import { mkdir } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-"""The spec's chained builder against the real server: insights, fire-and-forget, failures as data."""
+"""The chained builder against the real server: insights, fire-and-forget, failures as data."""
 
 from __future__ import annotations
 

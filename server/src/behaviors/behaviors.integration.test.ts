@@ -25,7 +25,7 @@ describe.each(testDrivers())('behaviors over HTTP on %s', (driver) => {
     return res.body;
   };
 
-  it('counts, sums and uniques move with each event, in the spec Behavior shape', async () => {
+  it('counts, sums and uniques move with each event, in the documented Behavior shape', async () => {
     const u = `${driver}-alice`;
     const first = await send({ event: 'transfer', identity: u, properties: { amount: 100, device_id: 'd1', ip_address: '203.0.113.1' } });
     expect(first.behaviors).toEqual({

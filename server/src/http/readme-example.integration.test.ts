@@ -13,7 +13,7 @@ function readmeExample(): { request: unknown; response: Record<string, unknown> 
   return { request: JSON.parse(body), response: JSON.parse(answer) };
 }
 
-// The README is what operators compare their first answer with; it must be what a fresh instance says (issue #17).
+// The README is what operators compare their first answer with; it must be what a fresh instance says.
 describe.each(testDrivers())('the README example request on a fresh instance on %s', (driver) => {
   let server: TestVigil;
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The spec's Behavior shape; fields an operation does not use are null. */
+/** The Behavior shape of an answer; fields an operation does not use are null. */
 export const behaviorSchema = z.object({
   count: z.number().int().nullable(),
   sum: z.number().nullable(),
@@ -8,7 +8,7 @@ export const behaviorSchema = z.object({
   values: z.array(z.string()).nullable(),
 });
 
-/** The spec's DeviceInfo, in snake_case, plus `status`. */
+/** An answer's DeviceInfo, in snake_case, plus `status`. */
 export const deviceInfoSchema = z.object({
   is_registered: z.boolean(),
   is_trusted: z.boolean().describe('Registered, active, and no Critical or High tag.'),

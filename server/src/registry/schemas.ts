@@ -77,7 +77,7 @@ export const deviceDeactivateBody = z
   .object({ reason: registryInput.reason.describe('Why the device is deactivated; recorded.') })
   .strict();
 
-/** Supervisor moves name the supervisor in `by`, as the spec's routes do. */
+/** Supervisor moves name the supervisor in `by`, as every supervisor route does. */
 export const supervisorDeactivateBody = z
   .object({
     reason: registryInput.reason,

@@ -140,7 +140,7 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
         const registration = registry.get(id) ?? null;
         const tags: string[] = [];
         if (!registration) tags.push('unregistered');
-        // The spec: a deactivated device is to be blocked; a caller reading only risk_score or current_tags must see it.
+        // A deactivated device is to be blocked; a caller reading only risk_score or current_tags must see it.
         if (registration?.status === 'deactivated') tags.push('deactivated');
         if ((counts.get(id) ?? 0) >= 2 || conflicted(registration, since(id)!)) tags.push('multi_user');
         return { tags, device: deviceInfoOf(registration) };

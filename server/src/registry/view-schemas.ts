@@ -6,7 +6,7 @@ import { deviceStatusSchema } from './schemas.js';
 const time = z.string().describe('ISO 8601 date-time');
 const metadata = z.record(z.string(), z.unknown());
 
-/** The spec's DeviceRegistration, answered by POST /devices/{id}/register. */
+/** The DeviceRegistration answered by POST /devices/{id}/register. */
 export const registrationSchema = z.object({
   device_id: z.string(),
   user_id: z.string(),

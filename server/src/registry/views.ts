@@ -20,7 +20,7 @@ export function deviceInfoOf(r: Registration | null): Partial<DeviceInfo> {
   };
 }
 
-/** The spec's DeviceRegistration, answered by POST /devices/{id}/register. */
+/** The DeviceRegistration answered by POST /devices/{id}/register. */
 export function registrationResult(r: Registration): RegistrationView {
   return {
     device_id: r.deviceId,

@@ -1,13 +1,13 @@
-/** Severity as the spec's Risk tags table gives it. */
+/** Severity of each tag, as the README's tag table gives it. */
 export type Severity = 'critical' | 'high' | 'medium';
 
-/** The spec's tags, plus `bot` (browser automation), which Vigil adds. */
+/** Every tag Vigil answers; `bot` and `deactivated` are Vigil's additions to the common set. */
 export const tagCatalog = {
   emulator: { severity: 'critical', meaning: 'Running on an emulator.' },
   rooted: { severity: 'critical', meaning: 'Root access detected.' },
   hooked: { severity: 'critical', meaning: 'Instrumentation framework detected.' },
   tor: { severity: 'critical', meaning: 'Anonymity-network connection.' },
-  deactivated: { severity: 'critical', meaning: 'Device deactivated in the registry; the spec says it is to be blocked (Vigil addition).' },
+  deactivated: { severity: 'critical', meaning: 'Device deactivated in the registry: to be blocked (Vigil addition).' },
   vpn: { severity: 'high', meaning: 'VPN connection.' },
   proxy: { severity: 'high', meaning: 'Proxy detected.' },
   multi_user: { severity: 'high', meaning: 'Device registered to multiple users.' },

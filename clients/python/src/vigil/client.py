@@ -73,7 +73,7 @@ def _close_at_exit(ref: "weakref.ref[BatchSender]", timeout: float) -> None:
 
 class Vigil:
     """
-    A Vigil client and, at the same time, an immutable tracking context (the spec's chained builder).
+    A Vigil client and, at the same time, an immutable tracking context (the chained builder the README documents).
     Every chain call (``set_ip``, ``identify``, ``event_paths``, ``with_request``) returns a **new**
     context and leaves the one it was called on untouched, so a context built for one request can never
     leak its identity or IP into another, however threads and tasks interleave. All contexts derived
@@ -151,7 +151,7 @@ class Vigil:
     def _derive(self, **change: Any) -> Vigil:
         return Vigil._derived(self._runtime, replace(self._state, **change))
 
-    # -- the spec's builder ------------------------------------------------------------------------
+    # -- the chained builder ------------------------------------------------------------------------
 
     def set_ip(self, ip: str) -> Vigil:
         """spec: set_ip(ip). The client IP for events from this context; wins over the request's."""

@@ -35,7 +35,7 @@ export type DeviceAction =
 type Changed = G.DeviceFieldsFragment;
 
 /**
- * Runs a registry change as the signed-in supervisor; `by` records who asked, as the spec's routes do. Returns the
+ * Runs a registry change as the signed-in supervisor; `by` records who asked, as the supervisor REST routes do. Returns the
  * device before and after, so the caller can say exactly what changed (or that nothing did).
  */
 export async function changeDevice(token: string, deviceId: string, action: DeviceAction, by: string): Promise<{ before: Changed | null; after: Changed }> {

@@ -83,7 +83,7 @@ describe.each(testDrivers())('device registry routes on %s', (driver) => {
     expect(again.body.code).toBe('device_deactivated');
     const e = await event({ device_id: 'dev-3' });
     expect(e.body.device).toMatchObject({ is_registered: true, is_trusted: false, status: 'deactivated', registered_to: 'carl' });
-    // Blocked by default: a caller reading only the score or the tags must see it (issue #17).
+    // Blocked by default: a caller reading only the score or the tags must see it.
     expect(e.body.current_tags).toContain('deactivated');
     expect(e.body.risk_score).toBe(1);
   });

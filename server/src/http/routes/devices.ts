@@ -22,7 +22,7 @@ const keyBodyErrors = problems([...withBody, ...guarded], { 403: 'Not a write or
 
 /**
  * Device-side registry routes, called by the Android library with its client key (or by the app's backend with a
- * write key, as in the spec's mobile pattern).
+ * write key, as in the mobile pattern the README describes).
  *
  * | Route                                  | Body                 | Answer                                          |
  * |----------------------------------------|----------------------|-------------------------------------------------|

@@ -21,7 +21,7 @@ describe.each(testDrivers())('POST /events on %s', (driver) => {
 
   authCases(() => server, { method: 'POST', path: '/events', body: { event: 'login' }, accepts: ['write'] });
 
-  it('answers the spec insight fields and stores the event before answering', async () => {
+  it('answers every documented insight field and stores the event before answering', async () => {
     const res = await server.post(
       '/events',
       { event: 'login', identity: 'ana@example.com', properties: { device_id: 'dev-a', amount: 12.5, session_id: 's1' } },

@@ -28,7 +28,7 @@ export interface EventRouteDeps extends GuardDeps {
  * (X-API-Key holding a write key) and then answers in their shape, {honey: insights}; see ingest/honeypot.ts.
  */
 export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
-  // The spec puts the write key on POST /events; the Android library syncs its queue with a client key.
+  // POST /events takes the write key; the Android library syncs its queue with a client key.
   const writeKeyOrApiKey = requireKey(deps, ['write'], { apiKeyHeader: true });
   const single = { schema: postEventSchema, links: postEventLinks, bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey };
   app.post('/events', single, async (request, reply) => {

@@ -30,7 +30,7 @@ async function bounded(request: FastifyRequest): Promise<void> {
 }
 
 /**
- * The spec's supervisor interface. Authorization: Bearer <supervisor token or console session>.
+ * The supervisor interface (README: Supervisor REST API). Authorization: Bearer <supervisor token or console session>.
  *
  * | Route                                    | Role        | Body                          | Answer                              |
  * |------------------------------------------|-------------|-------------------------------|-------------------------------------|

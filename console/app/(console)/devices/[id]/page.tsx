@@ -15,7 +15,7 @@ import { DeviceActions } from './device-actions';
 type Params = Promise<{ id: string }>;
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-// Next has decoded the segment once already; decoding it again broke ids with `%` (issue #16).
+// Next has decoded the segment once already; decoding it again broke ids with `%`.
 const idOf = async (params: Params, searchParams: Search) => deviceIdFrom((await params).id, (await searchParams).id);
 
 export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: Search }): Promise<Metadata> {

@@ -1,7 +1,7 @@
 package dev.vigil.core.model
 
 /**
- * What `track` answers: the spec's Android response object, plus where it came from.
+ * What `track` answers: the Android response object the README documents, plus where it came from.
  *
  * When [isOffline] is true the event is safely queued and the values are the last ones the server sent,
  * combined with this device's local checks ([localTags]); the server's answer for this event arrives on sync.
