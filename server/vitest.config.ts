@@ -11,5 +11,7 @@ export default defineConfig({
     // Each file gets its own process: PGlite instances and child servers never share state.
     pool: 'forks',
     reporters: ['default'],
+    // The migrated template databases, made once before any file asks for a test database.
+    globalSetup: ['@vigil/test-kit/global-setup'],
   },
 });
