@@ -23,7 +23,7 @@ queue() {
 
 # Lint, formatting and types of every package first in the queue: cheap, and the commonest failure.
 queue check bash .ci/check.sh --static
-for pkg in server console clients/browser clients/node drizzle bench; do
+for pkg in server console clients/browser clients/node drizzle bench server/test-kit; do
   [ -f "$pkg/package.json" ] || continue
   if node -e "process.exit(require('./$pkg/package.json').scripts?.test ? 0 : 1)"; then
     queue "$pkg" pnpm --dir "$pkg" run test
