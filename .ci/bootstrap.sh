@@ -4,22 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PNPM_VERSION=10.34.8
 export NEXT_TELEMETRY_DISABLED=1
-export PATH="$HOME/.local/bin:$PATH"
 
 if ! command -v node >/dev/null; then
   echo "Vigil needs Node.js 20 or later on PATH." >&2
   exit 1
 fi
-if ! command -v pnpm >/dev/null || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
-  echo "bootstrap: installing pnpm $PNPM_VERSION" >&2
-  if [ -w "$(npm prefix -g)/lib" ] 2>/dev/null || [ "$(id -u)" = 0 ]; then
-    npm install -g --silent "pnpm@$PNPM_VERSION"
-  else
-    npm install -g --silent --prefix "$HOME/.local" "pnpm@$PNPM_VERSION"
-  fi
-fi
+source .ci/pnpm.sh
 
 # apt_install PACKAGE... — installs Debian packages that are missing (root, or through sudo).
 apt_install() {

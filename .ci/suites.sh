@@ -1,32 +1,79 @@
 #!/usr/bin/env bash
-# Runs every suite of every part (called by test.sh with PostgreSQL up). A failing suite does not stop the
-# others, so one run shows every failure; the exit status is non-zero if any failed.
+# Runs every suite of every part (called by test.sh with PostgreSQL up). Independent suites run side by side
+# (VIGIL_TEST_JOBS at a time, 3 by default: most of a suite's time is spent waiting on databases, child servers
+# and browsers, not on a core). Each suite's output goes to its own file and is printed whole when the suite ends,
+# with its time, so the log reads one suite at a time. A failing suite does not stop the others, so one run shows
+# every failure; the exit status is non-zero if any failed. The times of all suites are printed at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-failed=()
-passed=()
-suite() {
-  local name=$1
+jobs_max=${VIGIL_TEST_JOBS:-3}
+logs=$(mktemp -d /tmp/vigil-suites.XXXXXX)
+trap 'rm -rf "$logs"' EXIT
+run_start=$SECONDS
+
+# The queue, longest first so the long ones start early: name, then the command.
+names=()
+commands=()
+queue() {
+  names+=("$1")
   shift
-  echo
-  echo "=== $name: $* ==="
-  if "$@"; then passed+=("$name"); else failed+=("$name"); fi
+  commands+=("$(printf '%q ' "$@")")
 }
 
-for pkg in drizzle server clients/core clients/node clients/browser console bench; do
+# Lint, formatting and types of every package first in the queue: cheap, and the commonest failure.
+queue check bash .ci/check.sh --static
+for pkg in server console clients/browser clients/node clients/core drizzle bench server/test-kit; do
   [ -f "$pkg/package.json" ] || continue
   if node -e "process.exit(require('./$pkg/package.json').scripts?.test ? 0 : 1)"; then
-    suite "$pkg" pnpm --dir "$pkg" run test
+    queue "$pkg" pnpm --dir "$pkg" run test
   fi
 done
-[ -x clients/android/test.sh ] && suite clients/android clients/android/test.sh
-[ -x clients/python/test.sh ] && suite clients/python clients/python/test.sh
+[ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh
 # Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script).
-suite fuzz bash .ci/fuzz.sh
+queue fuzz bash .ci/fuzz.sh
+[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh
+queue first-start bash .ci/first-start.test.sh
+
+declare -A pid_of_suite=() started=() elapsed=() status=()
+next=0
+running=0
+start_next() {
+  local i=$next name=${names[$next]}
+  next=$((next + 1))
+  started[$name]=$SECONDS
+  bash -c "${commands[$i]}" >"$logs/$i.log" 2>&1 </dev/null &
+  pid_of_suite[$!]=$i
+  running=$((running + 1))
+}
+
+while [ $next -lt ${#names[@]} ] || [ $running -gt 0 ]; do
+  while [ $running -lt "$jobs_max" ] && [ $next -lt ${#names[@]} ]; do start_next; done
+  wait -n -p done_pid
+  rc=$?
+  i=${pid_of_suite[$done_pid]}
+  unset "pid_of_suite[$done_pid]"
+  running=$((running - 1))
+  name=${names[$i]}
+  elapsed[$name]=$((SECONDS - started[$name]))
+  status[$name]=$rc
+  echo
+  echo "=== $name: ${commands[$i]}==="
+  cat "$logs/$i.log"
+  echo "=== $name: $([ "$rc" = 0 ] && echo passed || echo "FAILED (exit $rc)") in ${elapsed[$name]} s ==="
+done
 
 echo
-echo "suites: ${#passed[@]} passed, ${#failed[@]} failed"
+echo "suite                 result   seconds"
+failed=()
+for name in "${names[@]}"; do
+  result=passed
+  [ "${status[$name]}" != 0 ] && result=FAILED && failed+=("$name")
+  printf '%-21s %-8s %7s\n' "$name" "$result" "${elapsed[$name]}"
+done
+printf '%-21s %-8s %7s\n' "suites (wall)" "" "$((SECONDS - run_start))"
+[ -n "${VIGIL_TEST_STARTED_AT:-}" ] && printf '%-21s %-8s %7s\n' "make test (wall)" "" "$(($(date +%s) - VIGIL_TEST_STARTED_AT))"
+echo "suites: $((${#names[@]} - ${#failed[@]})) passed, ${#failed[@]} failed ($jobs_max at a time)"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "failed suites: ${failed[*]}"
   exit 1

@@ -3,7 +3,10 @@
 # Installs what it needs (pnpm, PostgreSQL, Chromium, a JDK and Maven) and is safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# suites.sh prints the whole run's time, install and build included, next to each suite's.
+export VIGIL_TEST_STARTED_AT=${VIGIL_TEST_STARTED_AT:-$(date +%s)}
 source .ci/bootstrap.sh
+echo "test: install and build took $(($(date +%s) - VIGIL_TEST_STARTED_AT)) s"
 
 # Debian packages the suites need: PostgreSQL for the integration suites, Chromium for browser tests,
 # a JDK and Maven for the Android library, Python 3 with venv for the Python library and the fuzz suite.

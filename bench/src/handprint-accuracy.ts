@@ -17,24 +17,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
+import { freePort, launchChromium } from '@vigil/test-kit';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
 
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface Config {
   name: string;
@@ -162,15 +151,6 @@ const ENGINE_DRIFT = `(() => {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Infrastructure: the real server, a page server, Chromium
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startVigil(allowedOrigin: string): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-accuracy-'));
@@ -370,7 +350,7 @@ async function main(): Promise<void> {
 
   const pages = await startPages();
   const vigil = await startVigil(pages.origin);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const probe = await browser.newContext();
     const major = Number(/Chrome\/(\d+)/.exec(await (await probe.newPage()).evaluate(() => (globalThis as unknown as { navigator: { userAgent: string } }).navigator.userAgent))?.[1] ?? 130);

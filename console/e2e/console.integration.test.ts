@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser';
 import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
 import { columnTexts, deviceCall, openPage, SHOTS, shot, signIn, signInByCookie } from './pages';
 import { BRANCHES, ROLES } from './seed';
-import { startStack, type Account, type Stack } from './stack';
+import { startStack, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
 

@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createTestDatabase, freePort } from '@vigil/test-kit';
 
 /** Environment of a child process (Next types NODE_ENV as read-only on process.env). */
 export type Env = Record<string, string | undefined>;
@@ -13,16 +10,7 @@ export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..
 export const CONSOLE_DIR = resolve(ROOT, 'console');
 const CLI = join(ROOT, 'server/dist/cli.js');
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort };
 
 /** Runs the real `vigil` CLI to completion and returns its stdout. */
 export function cli(args: string[], env: Env): Promise<string> {
@@ -102,30 +90,11 @@ export async function prepareDatabase(): Promise<{ env: Env; kind: 'postgresql' 
   delete env.NODE_ENV;
   if (process.env.VIGIL_E2E_SERVER_NODE_ENV) env.NODE_ENV = process.env.VIGIL_E2E_SERVER_NODE_ENV;
 
-  const server = process.env.VIGIL_TEST_DATABASE_URL;
-  if (server) {
-    const name = `vigil_console_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
-    return {
-      env,
-      kind: 'postgresql',
-      async cleanup() {
-        const client = new pg.Client({ connectionString: server });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      },
-    };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'vigil-console-e2e-'));
-  env.VIGIL_DATA_DIR = dir;
-  return { env, kind: 'pglite', cleanup: () => rm(dir, { recursive: true, force: true }) };
+  // A copy of the migrated template (the CLI's migrate then has nothing to do), from the shared test kit.
+  const driver = process.env.VIGIL_TEST_DATABASE_URL ? 'postgres' : 'pglite';
+  const database = await createTestDatabase(driver);
+  Object.assign(env, database.env);
+  return { env, kind: driver === 'postgres' ? 'postgresql' : 'pglite', cleanup: () => database.drop() };
 }
 
 export async function startVigil(env: Env): Promise<VigilServer> {

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
-import { chromium, type BrowserServer } from "playwright-core";
+import type { BrowserServer } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { buildScript, scriptBuildOptions } from "../scripts/build-script.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
+import { launchChromiumServer } from "@vigil/test-kit";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -40,7 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const browserServer: BrowserServer = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browserServer: BrowserServer = await launchChromiumServer();
   project.provide("wsEndpoint", browserServer.wsEndpoint());
   project.provide("staticOrigin", `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return async () => {

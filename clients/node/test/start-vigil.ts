@@ -1,11 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createTestDatabase, freePort } from '@vigil/test-kit';
+
+export { freePort };
 
 const run = promisify(execFile);
 
@@ -35,8 +34,9 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Runni
   if (!existsSync(SERVER_CLI)) {
     throw new Error(`Vigil server is not built (${SERVER_CLI} missing): run \`pnpm install && pnpm build\` at the repository root`);
   }
-  const dataDir = await mkdtemp(join(tmpdir(), 'vigil-node-test-'));
-  const baseEnv: NodeJS.ProcessEnv = { ...process.env, VIGIL_DATA_DIR: dataDir };
+  // A copy of the migrated embedded template from the shared test kit.
+  const database = await createTestDatabase('pglite');
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env, ...database.env };
   // This temp dir's embedded database, whatever DATABASE_URL the developer's shell has.
   delete baseEnv.DATABASE_URL;
   const writeKey = await createKey(baseEnv, 'write');
@@ -53,7 +53,7 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Runni
 
   const stop = async (): Promise<void> => {
     await terminate(child);
-    await rm(dataDir, { recursive: true, force: true });
+    await database.drop();
   };
   try {
     await waitForHealth(url, child, () => output);
@@ -72,19 +72,6 @@ async function createKey(env: NodeJS.ProcessEnv, kind: 'write' | 'client'): Prom
   const line = stdout.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
   if (line === undefined) throw new Error(`keys create printed no JSON:\n${stdout}`);
   return (JSON.parse(line) as { key: string }).key;
-}
-
-/** A port nobody listens on right now (the OS picks it; we release it for the server). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {

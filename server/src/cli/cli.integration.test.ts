@@ -7,7 +7,7 @@ beforeAll(() => assertBuilt());
 describe.each(testDrivers())('vigil CLI on %s', (driver) => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await createTestDatabase(driver);
+    db = await createTestDatabase(driver, { migrated: false });
   });
   afterAll(async () => db?.drop());
 

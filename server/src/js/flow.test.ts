@@ -10,7 +10,7 @@ import { handleCollect, type CollectDeps } from "./collect.js";
 import { prepareBrowserEvents } from "./prepare-events.js";
 
 const keys: KeyRing = { current: { kid: "k1", secret: "0123456789abcdef0123456789abcdef" } };
-let now = Date.UTC(2025, 0, 1);
+const now = Date.UTC(2025, 0, 1);
 const deps = (): CollectDeps => ({ store: createMemoryHandprintStore(), keys, salt: "salt-salt-salt", now: () => now, randomBytes });
 const body = (deviceId: string, profile = WINDOWS_CHROME) => ({ version: 1, device_id: deviceId, components: components(profile) });
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
-import { EVENT_ADDED, subscribe, subscribed, type Feed } from '../test-support/live.js';
+import { subscribe, subscribed, type Feed } from '../test-support/live.js';
 import { createAccount, graphql, openSession, supervisorAccounts, type TestAccount } from '../test-support/supervisors.js';
 
 const post = async (server: TestVigil, event: string, identity: string, deviceId = 'live-dev') => {

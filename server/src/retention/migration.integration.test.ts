@@ -64,7 +64,7 @@ describe.each(testDrivers())('migration 0005 of a live install on %s', (driver) 
   let testDb: TestDatabase;
   let database: DatabaseHandle;
   beforeAll(async () => {
-    testDb = await createTestDatabase(driver);
+    testDb = await createTestDatabase(driver, { migrated: false });
     await liveInstallBefore(driver, testDb.env);
     database = await openDatabase(loadConfig({ VIGIL_LOG_LEVEL: 'silent', ...testDb.env }).env, { migrate: true, purpose: 'test' });
   });

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@vigil/test-kit';
+
+export { freePort };
 
 /** The built CLI; CLI tests exercise exactly what users run, so the build must exist. */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -36,16 +39,6 @@ export interface ServeProcess {
   /** Everything printed on stderr so far (the JSON log at VIGIL_LOG_LEVEL). */
   stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `vigil serve` as a real child process and waits until /healthz answers. */

@@ -27,7 +27,7 @@ export interface TestResponse {
 export async function request(url: string, init: RequestInit): Promise<TestResponse> {
   const response = await fetch(url, init);
   const text = await response.text();
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

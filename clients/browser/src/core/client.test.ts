@@ -94,7 +94,7 @@ describe("track", () => {
     const sent = t.eventRequests();
     expect(sent).toHaveLength(2);
     // Same idempotency key on the resend: the server stores it once.
-    expect((sent[1]?.body.events as Array<{ event_id: string }>)[0]?.event_id).toBe(first.event_id);
+    expect((sent[1]?.body.events as Array<{ event_id: string }> | undefined)?.[0]?.event_id).toBe(first.event_id);
     expect(t.store.data.has(QUEUE_KEY)).toBe(false);
   });
 

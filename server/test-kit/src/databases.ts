@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { copyPgliteTemplate, databaseUrl, postgresTemplate, withClient } from './template.js';
+
+/** The two databases Vigil runs on (the server's `Driver`). */
+export type TestDriver = 'pglite' | 'postgres';
+
+/**
+ * The drivers an integration suite runs on. PGlite always; PostgreSQL whenever the test command started a server
+ * (VIGIL_TEST_DATABASE_URL). Under CI a missing PostgreSQL is an error, never a silent skip.
+ */
+export function testDrivers(): TestDriver[] {
+  if (process.env.VIGIL_TEST_DATABASE_URL) return ['pglite', 'postgres'];
+  if (process.env.CI) throw new Error('VIGIL_TEST_DATABASE_URL is not set: the test command must start PostgreSQL');
+  return ['pglite'];
+}
+
+export interface TestDatabase {
+  /** Environment that points Vigil at this database. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+export interface TestDatabaseOptions {
+  /** `false`: an empty database (a test of the migrations themselves); else a copy of the migrated template. */
+  migrated?: boolean;
+}
+
+/**
+ * A fresh database for one suite, already migrated (Vigil's own migrate at start finds nothing to do): a temp
+ * directory holding a copy of the PGlite template, or a new database on the PostgreSQL server made from its template.
+ */
+export async function createTestDatabase(driver: TestDriver, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const migrated = options.migrated ?? true;
+  if (driver === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+    if (migrated) await copyPgliteTemplate(dir);
+    return { env: { VIGIL_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const admin = process.env.VIGIL_TEST_DATABASE_URL;
+  if (!admin) throw new Error('VIGIL_TEST_DATABASE_URL is not set');
+  const name = `vigil_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const template = migrated ? ` TEMPLATE ${await postgresTemplate(admin)}` : '';
+  await withClient(admin, (c) => c.query(`CREATE DATABASE ${name}${template}`));
+  return {
+    env: { DATABASE_URL: databaseUrl(admin, name) },
+    drop: () => withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+  };
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { migrationsFolder } from '@vigil/drizzle';
+import pg from 'pg';
+
+/*
+ * A migrated database is made once and copied per test database: initdb on PGlite costs seconds per copy and the
+ * migrations a second more, times ~100 test databases per run. The template's name carries a hash of the
+ * migration folder (and of the PGlite version, whose data directory format it is), so a changed migration makes a
+ * new template instead of reusing a stale one.
+ */
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    });
+}
+
+function pgliteVersion(): string {
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve('@electric-sql/pglite'));
+  while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== '@electric-sql/pglite') {
+    dir = dirname(dir);
+  }
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version as string;
+}
+
+let hash: string | undefined;
+
+/** 12 hex digits naming the current migrations (and PGlite version). */
+export function migrationsHash(): string {
+  if (hash) return hash;
+  const h = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
+  for (const file of filesUnder(migrationsFolder)) h.update(file.slice(migrationsFolder.length)).update(readFileSync(file));
+  hash = h.digest('hex').slice(0, 12);
+  return hash;
+}
+
+/**
+ * The migrated PGlite data directory (`…/pgdata`), made if missing. Kept in the temp directory across runs: its
+ * name changes with the migrations. Built aside and renamed into place, so concurrent suites never see half a one.
+ */
+export async function pgliteTemplate(): Promise<string> {
+  const root = join(tmpdir(), `vigil-template-pglite-${migrationsHash()}`);
+  const pgdata = join(root, 'pgdata');
+  if (existsSync(pgdata)) return pgdata;
+  const building = mkdtempSync(join(tmpdir(), 'vigil-template-building-'));
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { drizzle } = await import('drizzle-orm/pglite');
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    const db = await PGlite.create(join(building, 'pgdata'));
+    await migrate(drizzle(db), { migrationsFolder });
+    await db.close();
+    try {
+      renameSync(building, root);
+    } catch (error) {
+      // Another suite finished first: its template is as good as ours.
+      if (!existsSync(pgdata)) throw error;
+    }
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return pgdata;
+}
+
+/** Copies the PGlite template into `dir/pgdata`, where Vigil (VIGIL_DATA_DIR=dir) opens it. */
+export async function copyPgliteTemplate(dir: string): Promise<void> {
+  cpSync(await pgliteTemplate(), join(dir, 'pgdata'), { recursive: true });
+}
+
+const templateName = () => `vigil_template_${migrationsHash()}`;
+let pgReady: Promise<string> | undefined;
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(server: string, name: string): string {
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The migrated template database on the PostgreSQL server of `admin` (a superuser URL), made if missing: migrated
+ * under a building name and renamed when done, so `CREATE DATABASE … TEMPLATE` never copies half a migration.
+ */
+export function postgresTemplate(admin: string): Promise<string> {
+  pgReady ??= (async () => {
+    const name = templateName();
+    const exists = await withClient(admin, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
+    if (exists) return name;
+    const building = `vigil_template_building_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    await withClient(admin, (c) => c.query(`CREATE DATABASE ${building}`));
+    try {
+      const { drizzle } = await import('drizzle-orm/node-postgres');
+      const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+      await withClient(databaseUrl(admin, building), (c) => migrate(drizzle(c), { migrationsFolder }));
+      await withClient(admin, async (c) => {
+        try {
+          await c.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+        } catch (error) {
+          // Another suite finished first (duplicate_database): its template is as good as ours.
+          if ((error as { code?: string }).code !== '42P04') throw error;
+        }
+      });
+    } finally {
+      await withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`));
+    }
+    return name;
+  })();
+  pgReady.catch(() => (pgReady = undefined));
+  return pgReady;
+}
+
+export { databaseUrl, withClient };
