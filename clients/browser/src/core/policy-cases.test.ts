@@ -63,7 +63,7 @@ describe("the shared policy cases, through createVigil()", () => {
         break;
       case "shrink":
         // The smaller batch goes at once: no wait after a 413.
-        expect((eventRequests()[1]?.body.events as unknown[]).length).toBe(decision.batchLimit);
+        expect((eventRequests()[1]!.body.events as unknown[]).length).toBe(decision.batchLimit);
         break;
     }
   });
