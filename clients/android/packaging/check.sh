@@ -21,3 +21,17 @@ mvn "${offline[@]}" clean dependency:copy@copy-aar
 (cd "$here/consumer/target/vigil-aar" && jar xf vigil-android.aar classes.jar)
 mvn "${offline[@]}" compile
 echo "consumer check: a Maven project resolved dev.vigil:vigil-android:$version (aar) from $repo and compiled"
+
+# And the implementation stays out of reach: code naming internal classes must be refused by the compiler.
+if out="$(mvn "${offline[@]}" -Dconsumer.sources="$here/consumer/src/internal/kotlin" compile 2>&1)"; then
+  echo "consumer check failed: code using SqliteEventQueue/VigilClient compiled; they must be internal" >&2
+  exit 1
+fi
+for cls in SqliteEventQueue VigilClient; do
+  if ! grep -q "Cannot access '$cls': it is internal" <<<"$out"; then
+    echo "consumer check failed: expected '$cls' to be refused as internal; compiler said:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+done
+echo "consumer check: implementation classes (SqliteEventQueue, VigilClient) are internal to the library"
