@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Vigil Android library and runs its tests (unit, Robolectric, and contract tests against the real
-# server). Idempotent. Assumes the server is built: `pnpm install && pnpm build` at the repository root.
+# server), then checks the published AAR (packaging/check.sh). Idempotent. Assumes the server is built:
+# `pnpm install && pnpm build` at the repository root.
 # Extra arguments go to Maven, e.g. `./test.sh -Pregistry-contract` or `./test.sh -Dtest=SyncClassificationTest`.
 set -euo pipefail
 
@@ -34,4 +35,7 @@ fi
 cd "$here"
 # -ntp keeps download noise out; INFO level stays on so Surefire prints its per-class lines and summary.
 # -Dtest=… selects classes of the library module; the shim module has none, which must not fail the build.
-exec mvn -B -ntp test -Dvigil.repoRoot="$repo_root" -Dsurefire.failIfNoSpecifiedTests=false "$@"
+# `deploy` runs the tests (on API 23 and 35, robolectric.properties), then builds the AAR, sources and javadoc jars
+# and publishes them to target/maven-repo; packaging/check.sh then checks that publication as an app would use it.
+mvn -B -ntp deploy -Dvigil.repoRoot="$repo_root" -Dsurefire.failIfNoSpecifiedTests=false "$@"
+bash "$here/packaging/check.sh"

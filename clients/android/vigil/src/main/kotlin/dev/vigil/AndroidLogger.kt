@@ -4,7 +4,7 @@ import android.util.Log
 import dev.vigil.core.platform.Logger
 
 /** Logs to logcat under the tag "Vigil". */
-object AndroidLogger : Logger {
+internal object AndroidLogger : Logger {
     override fun log(level: Logger.Level, message: String, error: Throwable?) {
         try {
             when (level) {

@@ -15,13 +15,11 @@ import org.junit.Test
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
-import org.robolectric.annotation.Config
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.TimeUnit
 
 /** The public object's contract that needs no server: configuration, offline answers, Java callbacks. */
 @RunWith(RobolectricTestRunner::class)
-@Config(sdk = [35])
 class VigilObjectTest {
     private val app = RuntimeEnvironment.getApplication()
 

@@ -13,7 +13,7 @@ import dev.vigil.core.platform.NetworkStatus
  * Network state from ConnectivityManager (needs ACCESS_NETWORK_STATE). Without the permission or the service we
  * report "online" and let the HTTP attempt decide: wrongly saying offline would hold events back forever.
  */
-class ConnectivityNetworkStatus(context: Context) : NetworkStatus {
+internal class ConnectivityNetworkStatus(context: Context) : NetworkStatus {
     private val manager = (context.applicationContext ?: context).getSystemService(Context.CONNECTIVITY_SERVICE) as? ConnectivityManager
 
     @get:SuppressLint("MissingPermission")

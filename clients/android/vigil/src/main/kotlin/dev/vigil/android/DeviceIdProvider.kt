@@ -18,7 +18,7 @@ import java.util.UUID
  * survive a reinstall or "clear data". Once computed, the id is stored and reused, so a source that is
  * temporarily unreadable does not change it within an installation.
  */
-class DeviceIdProvider(
+internal class DeviceIdProvider(
     private val context: Context,
     private val store: KeyValueStore,
     private val widevine: () -> ByteArray? = ::readWidevineId,

@@ -6,7 +6,7 @@ import dev.vigil.core.platform.KeyValueStore
 
 /** Settings in private SharedPreferences. commit() rather than apply(): callers are off the main thread and
  *  the registration cache and last sync time must be on disk before we report success. */
-class SharedPreferencesStore(context: Context, name: String = "dev.vigil") : KeyValueStore {
+internal class SharedPreferencesStore(context: Context, name: String = "dev.vigil") : KeyValueStore {
     private val prefs: SharedPreferences = (context.applicationContext ?: context).getSharedPreferences(name, Context.MODE_PRIVATE)
 
     override fun getString(key: String): String? = prefs.getString(key, null)

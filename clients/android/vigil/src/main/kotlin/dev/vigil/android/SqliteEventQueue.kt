@@ -11,7 +11,7 @@ import dev.vigil.core.queue.EventQueue
  * The durable event queue on the platform's SQLite. An insert is committed before [enqueue] returns, so an
  * event survives the app being killed right after `track`. Rows are ordered by an autoincrement sequence.
  */
-class SqliteEventQueue(
+internal class SqliteEventQueue(
     context: Context,
     private val capacity: Int = 10_000,
     databaseName: String = "vigil-events.db",

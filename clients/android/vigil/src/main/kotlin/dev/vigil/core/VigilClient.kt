@@ -33,7 +33,7 @@ import kotlinx.coroutines.withContext
  * The runtime-neutral library: queue, sync, registration cache and HTTP. The Android `Vigil` object is a thin
  * shell around one of these. Every public call returns a value; nothing throws into the host app.
  */
-class VigilClient(private val options: VigilOptions) : AutoCloseable {
+internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     val deviceId: String by lazy { options.deviceId() }
 
     private val logger = options.logger

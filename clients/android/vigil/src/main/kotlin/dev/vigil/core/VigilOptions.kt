@@ -15,7 +15,7 @@ import kotlinx.coroutines.Dispatchers
 import kotlin.random.Random
 
 /** Everything the core needs, passed in one place; the Android layer fills in the platform parts. */
-class VigilOptions(
+internal class VigilOptions(
     val apiKey: String,
     val endpoint: String,
     /** Computed on first use, off the main thread where possible (it may read MediaDrm and disk). */

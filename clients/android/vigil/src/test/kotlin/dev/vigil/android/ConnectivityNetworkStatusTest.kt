@@ -9,10 +9,8 @@ import org.junit.Test
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
-import org.robolectric.annotation.Config
 
 @RunWith(RobolectricTestRunner::class)
-@Config(sdk = [35])
 class ConnectivityNetworkStatusTest {
     private val status = ConnectivityNetworkStatus(RuntimeEnvironment.getApplication())
 

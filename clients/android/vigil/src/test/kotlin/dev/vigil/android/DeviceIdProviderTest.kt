@@ -9,10 +9,8 @@ import org.junit.Test
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
-import org.robolectric.annotation.Config
 
 @RunWith(RobolectricTestRunner::class)
-@Config(sdk = [35])
 class DeviceIdProviderTest {
     private val context = RuntimeEnvironment.getApplication()
     private val widevine = byteArrayOf(1, 2, 3, 4, 5)

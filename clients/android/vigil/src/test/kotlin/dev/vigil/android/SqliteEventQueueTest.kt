@@ -8,10 +8,8 @@ import org.junit.Test
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
-import org.robolectric.annotation.Config
 
 @RunWith(RobolectricTestRunner::class)
-@Config(sdk = [35])
 class SqliteEventQueueTest {
     private val context: Context = RuntimeEnvironment.getApplication()
     private val opened = ArrayList<SqliteEventQueue>()

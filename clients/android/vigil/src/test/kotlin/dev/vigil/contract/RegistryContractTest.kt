@@ -22,7 +22,6 @@ import org.junit.experimental.categories.Category
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
-import org.robolectric.annotation.Config
 
 /**
  * Registration, deactivation and the server-wins rule against the real server. Needs the device registry
@@ -30,7 +29,6 @@ import org.robolectric.annotation.Config
  */
 @Category(RegistryContract::class)
 @RunWith(RobolectricTestRunner::class)
-@Config(sdk = [35])
 class RegistryContractTest {
     private val server = ContractServer.get()
     private val supervisor = SupervisorApi(server)

@@ -19,13 +19,11 @@ import org.junit.Test
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
-import org.robolectric.annotation.Config
 
 /**
  * The library, on real Android framework code, against the real Vigil server: only POST /events/batch.
  */
 @RunWith(RobolectricTestRunner::class)
-@Config(sdk = [35])
 class TrackingContractTest {
     private val server = ContractServer.get()
     private var http = RecordingHttpClient()

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import kotlin.random.Random
 
 /** A core client with deterministic time, ids and randomness. */
-class CoreFixture(
+internal class CoreFixture(
     http: HttpClient,
     val network: TestNetwork = TestNetwork(),
     val queue: MemoryEventQueue = MemoryEventQueue(),

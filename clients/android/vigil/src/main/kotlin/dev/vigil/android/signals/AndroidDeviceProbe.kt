@@ -8,7 +8,7 @@ import java.net.Socket
 /**
  * Reads the real device. [root] is "/" in production; the checks only ever see paths through it.
  */
-class AndroidDeviceProbe(private val root: File = File("/")) : DeviceProbe {
+internal class AndroidDeviceProbe(private val root: File = File("/")) : DeviceProbe {
     override val sdkInt: Int get() = Build.VERSION.SDK_INT
 
     override fun build(field: String): String? = when (field) {

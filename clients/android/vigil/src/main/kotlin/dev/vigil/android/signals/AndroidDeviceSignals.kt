@@ -8,7 +8,7 @@ import dev.vigil.core.signals.DeviceSignalsSource
  * failing check is reported as data and never hides the others. Results are reused for [maxAgeMillis]:
  * scanning /proc/self/maps for every event would waste the battery.
  */
-class AndroidDeviceSignals(
+internal class AndroidDeviceSignals(
     private val probe: DeviceProbe = AndroidDeviceProbe(),
     private val clock: Clock = Clock.SYSTEM,
     private val maxAgeMillis: Long = 5 * 60_000L,

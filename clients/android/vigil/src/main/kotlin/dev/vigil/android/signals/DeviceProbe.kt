@@ -1,7 +1,7 @@
 package dev.vigil.android.signals
 
 /** What the local checks read from the device; one seam so the checks can be exercised on any file tree. */
-interface DeviceProbe {
+internal interface DeviceProbe {
     val sdkInt: Int
     /** android.os.Build fields by name: FINGERPRINT, MODEL, MANUFACTURER, BRAND, DEVICE, PRODUCT, HARDWARE, BOARD, TAGS. */
     fun build(field: String): String?

@@ -1,7 +1,7 @@
 package dev.vigil.android.signals
 
 /** Evidence that the app runs on an emulator: build identity, emulator hardware, qemu properties and devices. */
-object EmulatorCheck {
+internal object EmulatorCheck {
     private val hardware = setOf("goldfish", "ranchu", "vbox86", "nox", "ttvm_x86")
     private val files = listOf("/dev/qemu_pipe", "/dev/socket/qemud", "/dev/goldfish_pipe", "/system/lib/libc_malloc_debug_qemu.so", "/sys/qemu_trace", "/system/bin/qemu-props")
 

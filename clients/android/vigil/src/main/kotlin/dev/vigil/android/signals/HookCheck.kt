@@ -1,7 +1,7 @@
 package dev.vigil.android.signals
 
 /** Evidence of instrumentation: Frida (mapped libraries, default port), Xposed/LSPosed and Substrate classes. */
-object HookCheck {
+internal object HookCheck {
     private val mapMarkers = listOf("frida", "gum-js-loop", "gadget", "xposed", "lsposed", "edxp", "substrate", "libriru")
     private val hookClasses = listOf(
         "de.robv.android.xposed.XposedBridge", "de.robv.android.xposed.XposedHelpers",

@@ -1,7 +1,7 @@
 package dev.vigil.android.signals
 
 /** Evidence of root: su and Magisk files, test-keys builds, dangerous properties, writable system paths. */
-object RootCheck {
+internal object RootCheck {
     private val suPaths = listOf(
         "/system/bin/su", "/system/xbin/su", "/sbin/su", "/su/bin/su", "/system/sd/xbin/su",
         "/system/bin/failsafe/su", "/data/local/su", "/data/local/xbin/su", "/data/local/bin/su",

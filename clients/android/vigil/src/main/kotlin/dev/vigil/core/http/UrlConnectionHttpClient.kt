@@ -6,7 +6,7 @@ import java.net.HttpURLConnection
 import java.net.URL
 
 /** HttpURLConnection is on every Android version and every JVM, so the library adds no HTTP dependency. */
-class UrlConnectionHttpClient(
+internal class UrlConnectionHttpClient(
     private val connectTimeoutMillis: Int = 15_000,
     private val readTimeoutMillis: Int = 30_000,
 ) : HttpClient {

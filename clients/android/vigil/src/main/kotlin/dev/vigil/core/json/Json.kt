@@ -7,7 +7,7 @@ package dev.vigil.core.json
  * plain JVM; a dependency for ~200 lines of JSON would also land in every host app. Values map to Kotlin as
  * null, Boolean, Number (Long or Double), String, List<Any?> and Map<String, Any?>.
  */
-object Json {
+internal object Json {
     fun parse(text: String): Any? = Reader(text).readDocument()
 
     @Suppress("UNCHECKED_CAST")
@@ -195,4 +195,4 @@ object Json {
     }
 }
 
-class JsonException(message: String) : RuntimeException(message)
+internal class JsonException(message: String) : RuntimeException(message)

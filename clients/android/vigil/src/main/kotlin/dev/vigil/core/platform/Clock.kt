@@ -1,7 +1,7 @@
 package dev.vigil.core.platform
 
 /** Wall-clock time, injected so queue timestamps and retry schedules are deterministic in tests. */
-fun interface Clock {
+internal fun interface Clock {
     fun nowMillis(): Long
 
     companion object {

@@ -3,7 +3,7 @@ package dev.vigil.core.platform
 import java.util.UUID
 
 /** Event ids double as idempotency keys, so tests need to predict them. */
-fun interface IdGenerator {
+internal fun interface IdGenerator {
     fun newId(): String
 
     companion object {

@@ -4,7 +4,7 @@ package dev.vigil.core.platform
  * Whether the device can reach the network, and a way to hear when it comes back. On Android this is a
  * ConnectivityManager callback; on a plain JVM it can be [AlwaysOnline].
  */
-interface NetworkStatus {
+internal interface NetworkStatus {
     val isOnline: Boolean
 
     /** Calls [onAvailable] whenever connectivity returns. Returns a handle that stops listening. */

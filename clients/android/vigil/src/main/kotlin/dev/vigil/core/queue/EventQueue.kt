@@ -6,7 +6,7 @@ import dev.vigil.core.model.PendingEvent
  * The durable queue every event is written to before it is sent. Implementations must make [enqueue] durable
  * before returning and keep insertion order. Bounded: when full, the oldest events are dropped and counted.
  */
-interface EventQueue {
+internal interface EventQueue {
     /** Stores [event]; returns how many old events were dropped to make room. */
     fun enqueue(event: PendingEvent): Int
 

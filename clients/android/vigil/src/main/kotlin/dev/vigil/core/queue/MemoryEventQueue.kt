@@ -6,7 +6,7 @@ import dev.vigil.core.model.PendingEvent
  * A queue that lives as long as the process. For plain-JVM hosts that accept losing unsent events on exit;
  * Android uses the SQLite queue.
  */
-class MemoryEventQueue(private val capacity: Int = 10_000) : EventQueue {
+internal class MemoryEventQueue(private val capacity: Int = 10_000) : EventQueue {
     private val events = LinkedHashMap<String, PendingEvent>()
     private var dropped = 0L
 

@@ -1,0 +1,35 @@
+package example
+
+import android.app.Application
+import dev.vigil.Vigil
+import dev.vigil.core.result.VigilResult
+
+/** The README's "Use" section, as an app writes it: compiles only if the published API is what it documents. */
+class ConsumerApp : Application() {
+    override fun onCreate() {
+        super.onCreate()
+        Vigil.init(this) {
+            apiKey = "vigil_ck_example"
+            endpoint = "https://vigil.example.com"
+        }
+    }
+
+    suspend fun login(): Boolean {
+        Vigil.registerDevice("agent-7") { "role" to "teller"; "branch" to "north" }
+        Vigil.identify("agent-7") { "branch" to "north" }
+        val deviceId: String = Vigil.deviceId
+        val active: Boolean = Vigil.device.registration.isActive
+        Vigil.deactivateDevice("phone lost")
+        println("$deviceId ${Vigil.pendingEvents.size} ${Vigil.lastSyncTime} ${Vigil.droppedEventCount} $active")
+        Vigil.sync()
+        return when (val r = Vigil.track("transfer") { "amount" to 2500; "currency" to "KES" }) {
+            is VigilResult.Success -> r.value.riskScore > 0.7 || "rooted" in r.value.tags || r.value.isOffline
+            is VigilResult.Failure -> { println(r.error.message); false }
+        }
+    }
+
+    fun fromJava() {
+        Vigil.track("login", mapOf("method" to "pin")) { result -> println(result) }
+        Vigil.sync { report -> println(report) }
+    }
+}
