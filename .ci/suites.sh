@@ -24,6 +24,8 @@ done
 [ -x clients/python/test.sh ] && suite clients/python clients/python/test.sh
 # Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script).
 suite fuzz bash .ci/fuzz.sh
+# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers").
+suite container bash .ci/container/test.sh
 
 echo
 echo "suites: ${#passed[@]} passed, ${#failed[@]} failed"
