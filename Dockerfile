@@ -27,11 +27,13 @@ RUN --mount=type=cache,id=vigil-pnpm-store,target=/pnpm/store \
     pnpm --filter @vigil/server deploy --prod --legacy --prefer-offline --store-dir /pnpm/store /out/server
 
 FROM build AS console-build
+# Next's build cache is kept between builds too; it is not shipped.
 RUN --mount=type=cache,id=vigil-pnpm-store,target=/pnpm/store \
+    --mount=type=cache,id=vigil-next-cache,target=/src/console/.next/cache \
     pnpm --filter @vigil/console build \
  && pnpm --filter @vigil/console deploy --prod --legacy --prefer-offline --store-dir /pnpm/store /out/console \
- && rm -rf console/.next/cache \
- && cp -r console/.next /out/console/.next
+ && cp -r console/.next /out/console/.next \
+ && rm -rf /out/console/.next/cache
 
 # ---- server ----
 FROM ${NODE_IMAGE} AS server
