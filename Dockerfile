@@ -7,6 +7,9 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 
 # ---- build: the whole workspace's toolchain, never shipped ----
 FROM ${NODE_IMAGE} AS build
+# Every image and layer this file makes carries org.vigil.image, so a builder can prune Vigil's own dangling
+# layers (`podman image prune --filter label=org.vigil.image`) without touching anyone else's.
+LABEL org.vigil.image=build
 ENV PNPM_HOME=/pnpm CI=1 NEXT_TELEMETRY_DISABLED=1
 ENV PATH=$PNPM_HOME:$PATH
 WORKDIR /src
@@ -37,9 +40,13 @@ RUN --mount=type=cache,id=vigil-pnpm-store,target=/pnpm/store \
 
 # ---- server ----
 FROM ${NODE_IMAGE} AS server
+LABEL org.vigil.image=server
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 VIGIL_DATA_DIR=/data
 WORKDIR /app
-COPY --from=build /out/server ./
+# What runs: the compiled code and production dependencies (no TypeScript sources or test configuration).
+COPY --from=build /out/server/package.json ./
+COPY --from=build /out/server/node_modules ./node_modules
+COPY --from=build /out/server/dist ./dist
 # The embedded database's directory (used without DATABASE_URL; mount a volume there), owned by the unprivileged
 # user that runs Vigil. Not a VOLUME: with PostgreSQL it stays empty, and anonymous volumes would pile up.
 RUN mkdir /data && chown node:node /data \
@@ -57,6 +64,7 @@ CMD ["serve"]
 
 # ---- console ----
 FROM ${NODE_IMAGE} AS console
+LABEL org.vigil.image=console
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000
 WORKDIR /app
 COPY --from=console-build /out/console ./

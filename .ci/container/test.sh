@@ -42,6 +42,9 @@ cleanup() {
   compose down --volumes --timeout 0 >/dev/null 2>&1 || true
   podman volume rm --force "${project}_postgres-data" >/dev/null 2>&1 || true
   podman network rm --force "${project}_default" >/dev/null 2>&1 || true
+  # Layers of earlier builds (each source change leaves some) are Vigil's own, as their label says; the current
+  # build's stay, tagged below, as the next run's cache.
+  podman image prune --force --filter label=org.vigil.image >/dev/null 2>&1 || true
   echo "container: $((SECONDS - started)) s"
 }
 trap cleanup EXIT
@@ -67,6 +70,9 @@ healthy() {
 echo "container: building the images" >&2
 compose build >/tmp/vigil-container-build.$$.log 2>&1 || { tail -40 /tmp/vigil-container-build.$$.log; fail "build"; }
 rm -f /tmp/vigil-container-build.$$.log
+# A name for the build stages' last layer (a cached no-op build), so pruning keeps them as the next build's cache.
+podman build --quiet --pull=never --target console-build -t localhost/vigil-build-cache:latest . >/dev/null ||
+  fail "tagging the build cache"
 
 echo "container: first start" >&2
 compose up -d >/dev/null 2>&1 || fail "compose up"
