@@ -45,6 +45,7 @@ cleanup() {
   # Layers of earlier builds (each source change leaves some) are Vigil's own, as their label says; the current
   # build's stay, tagged below, as the next run's cache.
   podman image prune --force --filter label=org.vigil.image >/dev/null 2>&1 || true
+  rm -f "$VIGIL_PODMAN_CONF"
   echo "container: $((SECONDS - started)) s"
 }
 trap cleanup EXIT
