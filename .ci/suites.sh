@@ -21,7 +21,10 @@ queue() {
   commands+=("$(printf '%q ' "$@")")
 }
 
-# Lint, formatting and types of every package first in the queue: cheap, and the commonest failure.
+# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers"); first, as
+# it is the longest when its images must be built.
+queue container bash .ci/container/test.sh
+# Lint, formatting and types of every package early in the queue: cheap, and the commonest failure.
 queue check bash .ci/check.sh --static
 for pkg in server console clients/browser clients/node clients/core drizzle bench server/test-kit; do
   [ -f "$pkg/package.json" ] || continue
