@@ -37,3 +37,17 @@ export const handprints = pgTable('handprints', {
 });
 
 export type DeviceRow = typeof devices.$inferSelect;
+
+/**
+ * Server-side handprint ids given before they were keyed with the installation secret, each linked to the keyed id
+ * of the same inputs. Filled when an event meets an old id (the secret is unknown to SQL, so no migration can rewrite
+ * the ids); readers that look a handprint up follow the link.
+ */
+export const handprintAliases = pgTable('handprint_aliases', {
+  /** The old, unkeyed id (`hp_` + 22 base64url). */
+  legacyId: text('legacy_id').primaryKey(),
+  /** The keyed id of the same user agent, language and network. */
+  handprintId: text('handprint_id').notNull(),
+  /** When the link was made. */
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('handprint_aliases_handprint_id_idx').on(t.handprintId)]);
