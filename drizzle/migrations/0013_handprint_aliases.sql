@@ -5,3 +5,5 @@ CREATE TABLE "handprint_aliases" (
 );
 --> statement-breakpoint
 CREATE INDEX "handprint_aliases_handprint_id_idx" ON "handprint_aliases" USING btree ("handprint_id");
+--> statement-breakpoint
+CREATE INDEX "handprints_legacy_id_idx" ON "handprints" USING btree ("handprint_id") WHERE length("handprints"."handprint_id") = 25;

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Devices known by the caller's `device_id`: when they were first and last seen. */
@@ -34,7 +35,11 @@ export const handprints = pgTable('handprints', {
   firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
   /** Time of the latest event with this handprint. */
   lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
-});
+}, (t) => [
+  // Only ids from before server-side handprints were keyed (`hp_` + 22) are in it, so a start finds at once
+  // whether any are left to link, however many handprints there are.
+  index('handprints_legacy_id_idx').on(t.handprintId).where(sql`length(${t.handprintId}) = 25`),
+]);
 
 export type DeviceRow = typeof devices.$inferSelect;
 

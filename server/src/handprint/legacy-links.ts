@@ -17,7 +17,7 @@ export class LegacyHandprintLinks {
 
   /** None when no old-format id is stored: a new installation, or one whose old ids have all aged out. */
   static async open(db: Db): Promise<LegacyHandprintLinks | undefined> {
-    // Old ids are `hp_` + 22 characters; keyed and browser ids are `hp_` + 26.
+    // Old ids are `hp_` + 22 characters; keyed and browser ids are `hp_` + 26. A partial index holds only old ids.
     const result = (await db.execute(sql`SELECT 1 AS found FROM handprints WHERE length(handprint_id) = 25 LIMIT 1`)) as unknown as { rows: unknown[] };
     return result.rows.length > 0 ? new LegacyHandprintLinks(db) : undefined;
   }
