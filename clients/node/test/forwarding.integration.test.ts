@@ -17,10 +17,13 @@ beforeAll(async () => {
   client = vigil(server.url, { writeKey: server.writeKey, logger: { warn: (message) => warnings.push(message) } });
   // A backend answering its end user's login with the handprint Vigil gave the event it forwarded.
   app = createServer((req, res) => {
-    void client.withRequest(req).trackAsync('login').then((insights) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ handprint_id: insights.handprint_id, failOpen: insights.failOpen === true }));
-    });
+    void client
+      .withRequest(req)
+      .trackAsync('login')
+      .then((insights) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ handprint_id: insights.handprint_id, failOpen: insights.failOpen === true }));
+      });
   });
   appUrl = await listen(app);
 });

@@ -34,4 +34,3 @@ export class LegacyHandprintLinks {
     this.linked.add(handprintId);
   }
 }
-

@@ -33,7 +33,12 @@ describe.each(testDrivers())('server-side handprint keyed per installation on %s
     return res.body.handprint_id as string;
   };
   const eventsOf = async (handprintId: string) =>
-    (await server.database.db.select({ id: events.id }).from(events).where(and(...eventConditions({ handprintId })))).length;
+    (
+      await server.database.db
+        .select({ id: events.id })
+        .from(events)
+        .where(and(...eventConditions({ handprintId })))
+    ).length;
 
   it('gives the same id within an installation, another in a second one, in the browser handprints format', async () => {
     const id = await handprintOf(server);

@@ -4,16 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@vigil/drizzle/schema';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
-import {
-  cores,
-  launchChromium,
-  openShop,
-  startStaticSite,
-  visit,
-  type PageSignals,
-  type StaticSite,
-  type VisitOptions,
-} from '../../test-support/chromium.js';
+import { cores, launchChromium, openShop, startStaticSite, visit, type PageSignals, type StaticSite, type VisitOptions } from '../../test-support/chromium.js';
 
 /** A desktop-like machine: the screen is fixed, the window (viewport) may change. */
 const DESKTOP: VisitOptions = {
