@@ -22,6 +22,7 @@ import { jsRoutes } from './http/routes/js.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { supervisorDeviceRoutes } from './http/routes/supervisor-devices.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { LegacyHandprintLinks } from './handprint/legacy-links.js';
 import { createBrowserSupport } from './js/browser.js';
 import { EventFeed } from './live/event-feed.js';
 import { dropOnChange, FactCache } from './pipeline/fact-cache.js';
@@ -115,8 +116,11 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
   metrics.watchFactCache(facts);
   const webhooks = createWebhooks({ database, env, log: { warn: (obj, msg) => app.log.warn(obj, msg) } });
+  const browser = await createBrowserSupport(env, database);
   const ingestor = new Ingestor({
     database,
+    handprintSecret: browser.secrets.salt,
+    legacyHandprints: await LegacyHandprintLinks.open(database.db),
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
     // Metrics count what was stored; the live feed announces it to subscribers.
@@ -127,7 +131,6 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   });
   const rateLimiter =
     env.VIGIL_RATE_LIMIT_RPS === 0 ? noopRateLimiter : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
-  const browser = await createBrowserSupport(env, database);
   const services = { config, database, keys, ingestor, rateLimiter, metrics, logger, browser, feed, webhooks };
   const app = await buildApp(services, async (app) => {
     operationRoutes(app, services);

@@ -19,7 +19,13 @@ import { attachScope, type RequestScope } from './scope.js';
 interface Runtime {
   core: VigilCore;
   trusted: TrustedProxies;
+  /** Warnings already given by this client (each is given once). */
+  warned: Set<string>;
 }
+
+const NO_END_USER_IP =
+  "[vigil] an event was sent without the end user's IP (no setIp, withRequest or ip_address): Vigil uses this " +
+  "backend's own address, so all such users share one IP and one handprint. Given once per client.";
 
 interface State {
   readonly identity: string | undefined;
@@ -164,6 +170,16 @@ export class VigilContext {
     return this.derive({ scope });
   }
 
+  private warnOnce(message: string): void {
+    if (this.runtime.warned.has(message)) return;
+    this.runtime.warned.add(message);
+    try {
+      this.runtime.core.options.logger.warn(message);
+    } catch {
+      // A logger's own failure must never reach the host app.
+    }
+  }
+
   private derive(change: Partial<State>): VigilContext {
     return new VigilContext(this.runtime, Object.freeze({ ...this.state, ...change }));
   }
@@ -174,7 +190,9 @@ export class VigilContext {
       return new VigilError('invalid_event', `properties of "${String(name)}" must be a plain object; event dropped`);
     }
     this.state.scope?.tracked.add(name);
-    return { identity: this.state.identity, properties: { ...this.properties, ...own } };
+    const merged = { ...this.properties, ...own };
+    if (merged.ip_address === undefined && merged.ip === undefined) this.warnOnce(NO_END_USER_IP);
+    return { identity: this.state.identity, properties: merged };
   }
 }
 

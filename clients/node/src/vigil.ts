@@ -38,5 +38,5 @@ export function vigil(url: string, options: VigilOptions = {}): VigilContext {
   const userAgent = `vigil-node/${VERSION} node/${process.version}`;
   const trusted = trustedProxies(options.trustedProxies ?? []);
   const core = new VigilCore(resolveCoreOptions(endpoint, writeKey.trim(), options, userAgent));
-  return new VigilContext({ core, trusted }, rootState());
+  return new VigilContext({ core, trusted, warned: new Set() }, rootState());
 }

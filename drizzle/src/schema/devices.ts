@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Devices known by the caller's `device_id`: when they were first and last seen. */
@@ -27,13 +28,39 @@ export const devices = pgTable(
 );
 
 /** Handprints: first and last sighting, used for age when an event names no device. */
-export const handprints = pgTable('handprints', {
-  /** The fingerprint id (`hp_…`). */
-  handprintId: text('handprint_id').primaryKey(),
-  /** Time of the earliest event with this handprint. */
-  firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
-  /** Time of the latest event with this handprint. */
-  lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
-});
+export const handprints = pgTable(
+  'handprints',
+  {
+    /** The fingerprint id (`hp_…`). */
+    handprintId: text('handprint_id').primaryKey(),
+    /** Time of the earliest event with this handprint. */
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
+    /** Time of the latest event with this handprint. */
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // Only ids from before server-side handprints were keyed (`hp_` + 22) are in it, so a start finds at once
+    // whether any are left to link, however many handprints there are.
+    index('handprints_legacy_id_idx').on(t.handprintId).where(sql`length(${t.handprintId}) = 25`),
+  ],
+);
 
 export type DeviceRow = typeof devices.$inferSelect;
+
+/**
+ * Server-side handprint ids given before they were keyed with the installation secret, each linked to the keyed id
+ * of the same inputs. Filled when an event meets an old id (the secret is unknown to SQL, so no migration can rewrite
+ * the ids); readers that look a handprint up follow the link.
+ */
+export const handprintAliases = pgTable(
+  'handprint_aliases',
+  {
+    /** The old, unkeyed id (`hp_` + 22 base64url). */
+    legacyId: text('legacy_id').primaryKey(),
+    /** The keyed id of the same user agent, language and network. */
+    handprintId: text('handprint_id').notNull(),
+    /** When the link was made. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('handprint_aliases_handprint_id_idx').on(t.handprintId)],
+);

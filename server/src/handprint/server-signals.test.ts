@@ -1,12 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { ipNetwork, primaryLanguage, serverHandprint } from './server-signals.js';
+import { handprintIdFor } from './match/keys.js';
+import { ipNetwork, legacyServerHandprint, primaryLanguage, serverHandprint as keyed } from './server-signals.js';
+
+const SECRET = 'installation-a';
+const serverHandprint = (signals: Parameters<typeof keyed>[0]) => keyed(signals, SECRET);
 
 const base = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0', acceptLanguage: 'en-GB,en;q=0.9', ip: '203.0.113.7' };
 
 describe('serverHandprint', () => {
   it('gives the same id for the same inputs', () => {
     expect(serverHandprint(base)).toBe(serverHandprint({ ...base }));
-    expect(serverHandprint(base)).toMatch(/^hp_[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('differs between installations: the id is keyed with the installation secret', () => {
+    expect(keyed(base, 'installation-b')).not.toBe(serverHandprint(base));
+    expect(serverHandprint(base)).not.toBe(legacyServerHandprint(base));
+  });
+
+  it('has the format of browser handprints', () => {
+    const browser = handprintIdFor({ os: 'linux' }, SECRET);
+    const format = /^hp_[a-z2-7]{26}$/;
+    expect(browser).toMatch(format);
+    expect(serverHandprint(base)).toMatch(format);
   });
 
   it('keeps the id within the same /24 and the same first language', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { base32, hmacSha256 } from './crypto.js';
 
 export interface ServerSignals {
   userAgent: string | null;
@@ -32,11 +33,24 @@ export function primaryLanguage(acceptLanguage: string | null): string {
   return (acceptLanguage ?? '').split(',')[0]!.split(';')[0]!.trim().toLowerCase();
 }
 
+function material(signals: ServerSignals): string {
+  return JSON.stringify(['v1', signals.userAgent ?? '', primaryLanguage(signals.acceptLanguage), ipNetwork(signals.ip)]);
+}
+
 /**
  * The handprint from what the server sees by itself: user agent, first accept-language and IP network.
- * Same inputs, same id. The browser and Android libraries add richer components; this is the floor.
+ * Same inputs and installation, same id. Keyed with the installation's handprint secret (the one browser handprints
+ * use), so ids differ between installations and nobody without the secret can compute one; same format as browser
+ * handprints (`hp_` + 26 lower-case base32). The browser and Android libraries add richer components; this is the floor.
  */
-export function serverHandprint(signals: ServerSignals): string {
-  const material = JSON.stringify(['v1', signals.userAgent ?? '', primaryLanguage(signals.acceptLanguage), ipNetwork(signals.ip)]);
-  return `hp_${createHash('sha256').update(material).digest('base64url').slice(0, 22)}`;
+export function serverHandprint(signals: ServerSignals, secret: string): string {
+  return `hp_${base32(hmacSha256(secret, material(signals)), 26)}`;
+}
+
+/**
+ * The id earlier versions gave the same inputs (an unkeyed SHA-256), computed only to find handprints stored
+ * before the change and link them to the keyed id (handprint/legacy-links.ts).
+ */
+export function legacyServerHandprint(signals: ServerSignals): string {
+  return `hp_${createHash('sha256').update(material(signals)).digest('base64url').slice(0, 22)}`;
 }

@@ -1,6 +1,7 @@
 import { faultKind } from '../db/faults.js';
 import type { DatabaseHandle } from '../db/handle.js';
-import { serverHandprint } from '../handprint/server-signals.js';
+import type { LegacyHandprintLinks } from '../handprint/legacy-links.js';
+import { legacyServerHandprint, serverHandprint, type ServerSignals } from '../handprint/server-signals.js';
 import type { RiskOptions } from '../risk/evaluate.js';
 import type { FactCache } from '../pipeline/fact-cache.js';
 import { GroupCommitter, type ItemFailure } from './group-commit.js';
@@ -22,6 +23,10 @@ export interface IngestorOptions {
   cache?: FactCache;
   /** Writes made with each batch (webhooks' outbox); none: only the events and their facts. */
   outbox?: BatchOutbox;
+  /** The installation's handprint secret (the browser handprint salt): server-side handprints are keyed with it. */
+  handprintSecret: string;
+  /** Links to handprints stored before ids were keyed; none when the installation has no such ids. */
+  legacyHandprints?: LegacyHandprintLinks | undefined;
 }
 
 // Deadlock and serialization failures are the database asking us to try again.
@@ -47,10 +52,17 @@ export class Ingestor {
   }
 
   async submit(keyId: string, event: NormalizedEvent): Promise<StoredOutcome> {
-    const handprintId = event.handprintId ?? serverHandprint({ userAgent: event.userAgent, acceptLanguage: event.acceptLanguage, ip: event.ip });
+    const handprintId = event.handprintId ?? (await this.serverHandprint(event));
     const outcome = await this.committer.submit({ keyId, event, handprintId });
     this.options.observer.stored(outcome);
     return outcome;
+  }
+
+  private async serverHandprint(event: NormalizedEvent): Promise<string> {
+    const signals: ServerSignals = { userAgent: event.userAgent, acceptLanguage: event.acceptLanguage, ip: event.ip };
+    const id = serverHandprint(signals, this.options.handprintSecret);
+    await this.options.legacyHandprints?.link(id, legacyServerHandprint(signals));
+    return id;
   }
 
   drain(): Promise<void> {

@@ -68,7 +68,8 @@ export function normalizeEvent(input: EventInput, ctx: RequestContext, now: Date
     sessionId: properties.session_id ?? null,
     ip,
     userAgent: properties.user_agent ?? ctx.userAgent ?? null,
-    acceptLanguage: ctx.acceptLanguage ?? null,
+    // A backend forwards its end user's language here, as it does the user agent: the connection's is the backend's.
+    acceptLanguage: properties.accept_language ?? ctx.acceptLanguage ?? null,
     email: properties.email ?? null,
     phone: properties.phone ?? null,
     model: properties.device_model ?? null,

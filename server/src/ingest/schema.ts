@@ -10,6 +10,11 @@ export const magicPropertiesSchema = z.object({
   ip_address: text(64).optional().describe('Client IP address (IPv4 or IPv6). Alias: ip.'),
   ip: text(64).optional().describe('Alias of ip_address.'),
   user_agent: text(limits.userAgentMax).optional().describe("Client user agent; default: the request's User-Agent."),
+  accept_language: text(limits.userAgentMax)
+    .optional()
+    .describe(
+      "The end user's Accept-Language, forwarded by a backend; default: the request's Accept-Language. Its first preference is part of the server-side handprint.",
+    ),
   device_id: text(limits.idMax).min(1).optional().describe('Device identifier from the Android or browser library.'),
   session_id: text(limits.idMax).min(1).optional().describe('Session identifier, for behaviors grouped by session.'),
   email: text(320).optional().describe('E-mail address, for e-mail intelligence.'),

@@ -52,12 +52,21 @@ function storableInstant(at: Date, field: 'from' | 'to'): Date {
   return at;
 }
 
+/**
+ * A handprint's events, including those stored under its id from before server-side ids were keyed with the
+ * installation secret (`handprint_aliases`), whichever of the two ids is asked for.
+ */
+function sameHandprint(id: string): SQL {
+  return sql`${events.handprintId} IN (SELECT ${id}::text UNION ALL SELECT legacy_id FROM handprint_aliases WHERE handprint_id = ${id}
+    UNION ALL SELECT handprint_id FROM handprint_aliases WHERE legacy_id = ${id})`;
+}
+
 /** The WHERE conditions of a filter on the events table (empty: every event); a time PostgreSQL cannot hold is a 400. */
 export function eventConditions(filter: EventFilter): SQL[] {
   const where: SQL[] = [];
   if (filter.deviceId != null) where.push(eq(events.deviceId, filter.deviceId));
   if (filter.identity != null) where.push(eq(events.identity, filter.identity));
-  if (filter.handprintId != null) where.push(eq(events.handprintId, filter.handprintId));
+  if (filter.handprintId != null) where.push(sameHandprint(filter.handprintId));
   if (filter.event != null) where.push(eq(events.name, filter.event));
   if (filter.tag != null) where.push(sql`${events.tags} @> ARRAY[${filter.tag}]::text[]`);
   if (filter.minScore != null) where.push(gte(events.riskScore, filter.minScore));

@@ -20,6 +20,8 @@ export interface CoreOptions {
   failOpen?: FailOpen;
   /** Receives every failure; the library never throws them at you. Default: console.warn. */
   onError?: (error: VigilError) => void;
+  /** Receives warnings that are not failures (events going without the end user's IP), each once. Default: console. */
+  logger?: VigilLogger;
   /** Events per POST /events/batch (the service accepts at most 100). Default 100. */
   maxBatchSize?: number;
   /** Upper bound of a batch body in bytes (the service accepts at most 1 MiB). Default 1_000_000. */
@@ -50,12 +52,18 @@ export interface CoreOptions {
   newId?: () => string;
 }
 
+/** Where the library writes warnings; `console` is one. */
+export interface VigilLogger {
+  warn(message: string): void;
+}
+
 export interface ResolvedCoreOptions {
   endpoint: string;
   writeKey: string;
   timeout: number;
   failOpen: FailOpen | undefined;
   onError: (error: VigilError) => void;
+  logger: VigilLogger;
   maxBatchSize: number;
   maxBatchBytes: number;
   flushInterval: number;
@@ -83,6 +91,7 @@ export function resolveCoreOptions(endpoint: string, writeKey: string, options: 
     timeout: positive(options.timeout, 2000),
     failOpen: options.failOpen,
     onError: options.onError ?? defaultOnError,
+    logger: options.logger ?? console,
     maxBatchSize: Math.min(SERVICE_MAX_BATCH, Math.floor(positive(options.maxBatchSize, SERVICE_MAX_BATCH))),
     maxBatchBytes: positive(options.maxBatchBytes, EVENTS_BATCH.maxBytes),
     flushInterval: nonNegative(options.flushInterval, FLUSH_INTERVAL_MS.node),
