@@ -191,6 +191,22 @@ describe("track", () => {
     expect(req?.init.keepalive).toBe(true);
     expect(req?.body.browser_token).toBeUndefined();
   });
+
+  it("on page hide sends at once even while a normal send is still waiting for collection, and only once per hide", async () => {
+    let release: (c: typeof collected) => void = () => {};
+    const t = setup(ok, { collect: () => new Promise((resolve) => (release = resolve)) });
+    void t.core.track("login");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(t.eventRequests()).toHaveLength(0);
+    await t.core.flush({ keepalive: true });
+    // visibilitychange:hidden and then pagehide both fire when leaving: the second must not resend.
+    await t.core.flush({ keepalive: true });
+    const sent = t.eventRequests();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.init.keepalive).toBe(true);
+    expect(sent[0]?.body.events).toMatchObject([{ event: "login", event_id: expect.stringMatching(/^wev_/) }]);
+    release(collected);
+  });
 });
 
 describe("get", () => {

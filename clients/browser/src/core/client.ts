@@ -13,7 +13,7 @@ import {
 import { LIBRARY } from "../version.js";
 import { loadOrCreateDeviceId } from "./device-id.js";
 import type { Endpoints } from "./endpoints.js";
-import { postJson, problemMessage } from "./http.js";
+import { postJson, problemMessage, type PostResult } from "./http.js";
 import { randomId, randomUnit } from "./ids.js";
 import { PersistentQueue, type QueuedEvent } from "./queue.js";
 import type { Clock, Collected, FetchLike, KeyValueStore, RandomBytes, Signals, TrackResult } from "./types.js";
@@ -73,6 +73,8 @@ export function createCore(options: CoreOptions): VigilCore {
   let batchLimit = maxBatch;
   /** Failed sends in a row (answered or not): drives the backoff. */
   let failures = 0;
+  /** Events in a page-hide request still in flight: a second hide signal (visibilitychange, then pagehide) skips them. */
+  const hideInFlight = new Set<string>();
 
   const getDeviceId = () => (deviceId ??= loadOrCreateDeviceId(options.deviceIdStores, randomBytes));
 
@@ -170,7 +172,7 @@ export function createCore(options: CoreOptions): VigilCore {
     }, delayMs);
   }
 
-  async function flushLoop(keepalive: boolean): Promise<void> {
+  async function flushLoop(): Promise<void> {
     for (;;) {
       if (clock.now() < retryAt) {
         // Backing off: anything new stays queued until the timer fires.
@@ -181,35 +183,13 @@ export function createCore(options: CoreOptions): VigilCore {
       const limits = { maxEvents: batchLimit, maxBytes: PAGE_BATCH.maxBytes };
       const batch = head.slice(0, batchCount(head.map((e) => utf8Bytes(JSON.stringify(wireEvent(e)))), limits));
       if (batch.length === 0) return;
-      // On page hide there is no time to collect: send with the cached token, or none (the server then links
-      // the events through device_id).
-      const token = keepalive ? (cached?.signals.browser_token ?? null) : (await get()).browser_token;
-      const result = await postJson(
-        options.fetch,
-        endpoints.events,
-        {
-          version: 1,
-          library: LIBRARY,
-          device_id: getDeviceId(),
-          ...(token ? { browser_token: token } : {}),
-          events: batch.map(wireEvent),
-        },
-        { clientKey: options.clientKey, keepalive },
-      );
+      const token = (await get()).browser_token;
+      const result = await postEvents(batch, token, false);
       const verdict = classifyStatus(result.kind === "network" ? null : result.status);
       if (verdict === "done") {
         failures = 0;
         batchLimit = growBatch(batchLimit, maxBatch);
-        const results = result.kind === "response" ? itemResults(result.body) : [];
-        const retry: QueuedEvent[] = [];
-        batch.forEach((e, i) => {
-          const item = results[i];
-          const itemVerdict = item ? classifyStatus(item.status) : "done";
-          if (itemVerdict === "done") settle(e.event_id, { status: "sent", event_id: e.event_id });
-          else if (itemVerdict === "retry") retry.push(e);
-          else settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: item?.reason ?? "rejected" });
-        });
-        queue.remove(batch.filter((e) => !retry.includes(e)).map((e) => e.event_id));
+        const retry = settleDelivered(batch, result);
         if (retry.length > 0) retryLater(retry, true, null);
       } else if (verdict === "shrink") {
         const limit = shrinkBatch(batch.length);
@@ -227,6 +207,68 @@ export function createCore(options: CoreOptions): VigilCore {
         const answered = result.kind === "response";
         retryLater(batch, answered, answered ? parseRetryAfter(result.retryAfter, clock.now()) : null);
       }
+    }
+  }
+
+  function postEvents(batch: readonly QueuedEvent[], token: string | null, keepalive: boolean) {
+    return postJson(
+      options.fetch,
+      endpoints.events,
+      {
+        version: 1,
+        library: LIBRARY,
+        device_id: getDeviceId(),
+        ...(token ? { browser_token: token } : {}),
+        events: batch.map(wireEvent),
+      },
+      { clientKey: options.clientKey, keepalive },
+    );
+  }
+
+  /** Settles and unqueues an answered batch's events by their per-item results; returns the ones to retry. */
+  function settleDelivered(batch: readonly QueuedEvent[], result: PostResult): QueuedEvent[] {
+    const results = result.kind === "response" ? itemResults(result.body) : [];
+    const retry: QueuedEvent[] = [];
+    batch.forEach((e, i) => {
+      const item = results[i];
+      const itemVerdict = item ? classifyStatus(item.status) : "done";
+      if (itemVerdict === "done") settle(e.event_id, { status: "sent", event_id: e.event_id });
+      else if (itemVerdict === "retry") retry.push(e);
+      else settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: item?.reason ?? "rejected" });
+    });
+    queue.remove(batch.filter((e) => !retry.includes(e)).map((e) => e.event_id));
+    return retry;
+  }
+
+  /**
+   * The page is going away: every queued event goes out now in keepalive requests, without waiting for signal
+   * collection or for a send already in progress (which may still be collecting and would die with the page).
+   * Events go with the cached browser_token, or none; the server links them through device_id, and since each
+   * carries its own event_id, a normal send of the same event that also arrives is stored once.
+   */
+  function sendOnHide(): void {
+    const token = cached?.signals.browser_token ?? null;
+    // Browsers refuse keepalive requests beyond this many body bytes in flight per page.
+    let budget = PAGE_BATCH.keepaliveBytes;
+    let pending = queue.all().filter((e) => !hideInFlight.has(e.event_id));
+    while (pending.length > 0) {
+      const sizes = pending.map((e) => utf8Bytes(JSON.stringify(wireEvent(e))));
+      const count = batchCount(sizes, { maxEvents: maxBatch, maxBytes: PAGE_BATCH.maxBytes });
+      const batch = pending.slice(0, count);
+      const bytes = utf8Bytes(JSON.stringify({ version: 1, library: LIBRARY, device_id: getDeviceId(), browser_token: token, events: batch.map(wireEvent) }));
+      if (bytes > budget) return;
+      budget -= bytes;
+      pending = pending.slice(count);
+      for (const e of batch) hideInFlight.add(e.event_id);
+      void postEvents(batch, token, true)
+        .then((result) => {
+          // If the page survived (a tab switch), an answer settles the events; a failure leaves them queued.
+          if (classifyStatus(result.kind === "network" ? null : result.status) === "done") settleDelivered(batch, result);
+        })
+        .catch(() => {})
+        .finally(() => {
+          for (const e of batch) hideInFlight.delete(e.event_id);
+        });
     }
   }
 
@@ -248,7 +290,15 @@ export function createCore(options: CoreOptions): VigilCore {
   }
 
   function flush(flushOptions: { keepalive?: boolean } = {}): Promise<void> {
-    flushing ??= flushLoop(flushOptions.keepalive === true)
+    if (flushOptions.keepalive === true) {
+      try {
+        sendOnHide();
+      } catch {
+        // Never throw into the host page; events stay queued for the next visit.
+      }
+      return Promise.resolve();
+    }
+    flushing ??= flushLoop()
       .catch(() => {
         // Never throw into the host page; events stay queued for the next flush.
       })
