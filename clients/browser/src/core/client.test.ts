@@ -205,6 +205,7 @@ describe("track", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.init.keepalive).toBe(true);
     expect(sent[0]?.body.events).toMatchObject([{ event: "login", event_id: expect.stringMatching(/^wev_/) }]);
+    expect(sent[0]?.body.sent_at).toBe(new Date(t.clock.now()).toISOString());
     release(collected);
   });
 });

@@ -101,6 +101,7 @@ export function createCore(options: CoreOptions): VigilCore {
         version: 1,
         library: LIBRARY,
         device_id: getDeviceId(),
+        sent_at: new Date(clock.now()).toISOString(),
         ...(identity !== undefined ? { identity } : {}),
         components: collected.components,
         device_signals: collected.device_signals,
@@ -210,19 +211,20 @@ export function createCore(options: CoreOptions): VigilCore {
     }
   }
 
+  /** The /js/events body; `sent_at` lets the server correct the timestamps for this device's clock error. */
+  function eventsBody(batch: readonly QueuedEvent[], token: string | null) {
+    return {
+      version: 1,
+      library: LIBRARY,
+      device_id: getDeviceId(),
+      ...(token ? { browser_token: token } : {}),
+      sent_at: new Date(clock.now()).toISOString(),
+      events: batch.map(wireEvent),
+    };
+  }
+
   function postEvents(batch: readonly QueuedEvent[], token: string | null, keepalive: boolean) {
-    return postJson(
-      options.fetch,
-      endpoints.events,
-      {
-        version: 1,
-        library: LIBRARY,
-        device_id: getDeviceId(),
-        ...(token ? { browser_token: token } : {}),
-        events: batch.map(wireEvent),
-      },
-      { clientKey: options.clientKey, keepalive },
-    );
+    return postJson(options.fetch, endpoints.events, eventsBody(batch, token), { clientKey: options.clientKey, keepalive });
   }
 
   /** Settles and unqueues an answered batch's events by their per-item results; returns the ones to retry. */
@@ -255,7 +257,7 @@ export function createCore(options: CoreOptions): VigilCore {
       const sizes = pending.map((e) => utf8Bytes(JSON.stringify(wireEvent(e))));
       const count = batchCount(sizes, { maxEvents: maxBatch, maxBytes: PAGE_BATCH.maxBytes });
       const batch = pending.slice(0, count);
-      const bytes = utf8Bytes(JSON.stringify({ version: 1, library: LIBRARY, device_id: getDeviceId(), browser_token: token, events: batch.map(wireEvent) }));
+      const bytes = utf8Bytes(JSON.stringify(eventsBody(batch, token)));
       if (bytes > budget) return;
       budget -= bytes;
       pending = pending.slice(count);

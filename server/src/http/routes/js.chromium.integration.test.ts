@@ -79,6 +79,20 @@ describe.each(testDrivers())('the browser library in real Chromium against the r
     expect(res.body).toMatchObject({ handprint_id: signals.handprint_id, device_id: signals.device_id, warnings: [] });
   });
 
+  it("stores the events of a device whose clock is an hour fast at the right time (sent_at corrects the skew)", async () => {
+    const fast = 'const realNow = Date.now; Date.now = () => realNow() + 3600000;';
+    const shop = await openShop(browser, site, server.url, { ...DESKTOP, initScript: fast });
+    const before = Date.now();
+    const tracked = await shop.track('clock-skew-login');
+    const after = Date.now();
+    await shop.context.close();
+    expect(tracked.status).toBe('sent');
+    const [stored] = await server.database.db.select().from(events).where(eq(events.name, 'clock-skew-login'));
+    // Stamped an hour ahead by the page, stored within the real time the page was tracking.
+    expect(stored?.occurredAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect(stored?.occurredAt.getTime()).toBeLessThanOrEqual(after + 1_000);
+  });
+
   it('keeps the handprint and gives a new device_id when storage is cleared', async () => {
     const shop = await openShop(browser, site, server.url, DESKTOP);
     const before = await shop.get();
