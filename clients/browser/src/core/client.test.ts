@@ -210,6 +210,20 @@ describe("track", () => {
   });
 });
 
+describe("over-long fields", () => {
+  it("reports an identity over 256 characters through onWarning and in each result, and sends it cut", async () => {
+    const seen: unknown[] = [];
+    const t = setup(ok, { onWarning: (w: unknown) => seen.push(w) });
+    t.core.identify("u".repeat(300));
+    const result = await t.core.track("login");
+    expect(seen).toEqual([{ code: "identity_truncated", message: expect.stringContaining("300 characters") }]);
+    expect(result).toMatchObject({ status: "sent", warnings: [{ code: "identity_truncated" }] });
+    expect((t.eventRequests()[0]?.body.events as Array<{ identity: string }>)[0]?.identity).toHaveLength(256);
+    t.core.identify("user-1");
+    expect((await t.core.track("next")).warnings).toBeUndefined();
+  });
+});
+
 describe("get", () => {
   it("collects, posts to /js/collect and caches the signals until the token nears expiry", async () => {
     const t = setup(ok);

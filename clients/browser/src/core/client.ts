@@ -16,7 +16,7 @@ import type { Endpoints } from "./endpoints.js";
 import { postJson, problemMessage, type PostResult } from "./http.js";
 import { randomId, randomUnit } from "./ids.js";
 import { PersistentQueue, type QueuedEvent } from "./queue.js";
-import type { Clock, Collected, FetchLike, KeyValueStore, RandomBytes, Signals, TrackResult } from "./types.js";
+import type { Clock, Collected, FetchLike, KeyValueStore, LibraryWarning, RandomBytes, Signals, TrackResult } from "./types.js";
 import { clip } from "./clip.js";
 
 export interface CoreOptions {
@@ -39,6 +39,8 @@ export interface CoreOptions {
   maxAttempts?: number;
   /** get() asks for a fresh token when the cached one has less than this left. */
   tokenRefreshMarginMs?: number;
+  /** Told when the library changes what the page gave it (an identity cut to fit); the browser default logs it. */
+  onWarning?: (warning: LibraryWarning) => void;
 }
 
 export interface VigilCore {
@@ -65,6 +67,8 @@ export function createCore(options: CoreOptions): VigilCore {
   const waiters = new Map<string, (r: TrackResult) => void>();
   let deviceId: string | null = null;
   let identity: string | undefined;
+  /** Set while the current identity is a cut one: every event that carries it says so in its result. */
+  let identityWarning: LibraryWarning | null = null;
   let cached: { signals: Signals; expiresAt: number } | null = null;
   let inflight: Promise<Signals> | null = null;
   let flushing: Promise<void> | null = null;
@@ -347,11 +351,26 @@ export function createCore(options: CoreOptions): VigilCore {
   return {
     identify(value) {
       identity = typeof value === "string" && value.length > 0 ? clip(value, MAX_IDENTITY) : undefined;
+      identityWarning = null;
+      if (typeof value === "string" && identity !== undefined && identity !== value) {
+        identityWarning = {
+          code: "identity_truncated",
+          message: `identity has ${value.length} characters; the server takes at most ${MAX_IDENTITY}, so it was cut to the first ${identity.length}`,
+        };
+        try {
+          options.onWarning?.(identityWarning);
+        } catch {
+          // A throwing handler must not break identify() in the host page.
+        }
+      }
     },
-    track: (event, properties) =>
-      track(event, properties).catch(
+    track: (event, properties) => {
+      const warning = identityWarning;
+      const result = track(event, properties);
+      return (warning ? result.then((r) => ({ ...r, warnings: [warning] })) : result).catch(
         (error: unknown): TrackResult => ({ status: "dropped", event_id: "", reason: error instanceof Error ? error.message : "internal_error" }),
-      ),
+      );
+    },
     get,
     flush,
     deviceId: getDeviceId,
