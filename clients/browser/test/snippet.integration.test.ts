@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TrackResult } from "../src/index.js";
+import { closeBrowser, connectBrowser, staticOrigin } from "./browser.js";
+import { startReferenceServer, type ReferenceServer } from "./reference-server.js";
+import { until } from "./until.js";
+
+let server: ReferenceServer;
+
+/** The loader snippet exactly as the README documents it (its first script block under "Before the script loads"). */
+function readmeSnippet(): string {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("### Before the script loads"));
+  const block = /```html\n<script>\n([\s\S]*?)<\/script>/.exec(section)?.[1];
+  if (!block) throw new Error("README has no loader snippet");
+  return block.split("\n")[0] ?? "";
+}
+
+describe("the loader snippet: calls made before the script loads (real Chromium, 1.5 s latency)", () => {
+  beforeAll(async () => {
+    server = await startReferenceServer({ allowedOrigins: [staticOrigin()] });
+  });
+  afterAll(async () => {
+    await closeBrowser();
+    await server.close();
+  });
+
+  it("queues track and identify made before setup and before the script, and replays them when it loads", async () => {
+    const context = await (await connectBrowser()).newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${staticOrigin()}/blank.html`);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 1500, downloadThroughput: -1, uploadThroughput: -1 });
+      const result = await page.evaluate(
+        ([snippet, src]) => {
+          new Function(snippet as string)();
+          const stub = (window as unknown as { Vigil: Record<string, (...a: unknown[]) => Promise<unknown>> }).Vigil;
+          // Before setup, as a page whose tracking code runs first would.
+          stub.identify!("user-9");
+          const tracked = stub.track!("signup", { plan: "pro" });
+          void stub.setup!();
+          const script = document.createElement("script");
+          script.async = true;
+          script.src = src as string;
+          document.head.appendChild(script);
+          return tracked;
+        },
+        [readmeSnippet(), `${server.base}/js`] as const,
+      );
+      expect(result as TrackResult).toMatchObject({ status: "sent", event_id: expect.stringMatching(/^wev_/) });
+      const delivered = await until(() => server.ingested.find((e) => e.event === "signup"), "the queued event");
+      expect(delivered).toMatchObject({ identity: "user-9", properties: { plan: "pro" } });
+    } finally {
+      await context.close();
+    }
+  });
+});
