@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeBrowser, connectBrowser, staticOrigin } from "./browser.js";
+import { closeBrowser, openSlowPage, staticOrigin } from "./browser.js";
 import { startReferenceServer, type ReferenceServer } from "./reference-server.js";
 import { until } from "./until.js";
 
@@ -16,13 +16,8 @@ describe("an event tracked right before the page navigates away (real Chromium, 
   });
 
   it("the login form: setup(); track('login'); location.href = … still delivers the event", async () => {
-    const context = await (await connectBrowser()).newContext();
+    const { context, page } = await openSlowPage(`/page.html?vigil=${encodeURIComponent(server.base)}`, 1500);
     try {
-      const page = await context.newPage();
-      await page.goto(`${staticOrigin()}/page.html?vigil=${encodeURIComponent(server.base)}`);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 1500, downloadThroughput: -1, uploadThroughput: -1 });
       const before = server.ingested.length;
       // The page the user lands on does not load Vigil, so only a request sent while leaving can deliver the event.
       await page.evaluate((next) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrackResult } from "../src/index.js";
-import { closeBrowser, connectBrowser, staticOrigin } from "./browser.js";
+import { closeBrowser, openSlowPage, staticOrigin } from "./browser.js";
 import { startReferenceServer, type ReferenceServer } from "./reference-server.js";
 import { until } from "./until.js";
 
@@ -26,13 +26,8 @@ describe("the loader snippet: calls made before the script loads (real Chromium,
   });
 
   it("queues track and identify made before setup and before the script, and replays them when it loads", async () => {
-    const context = await (await connectBrowser()).newContext();
+    const { context, page } = await openSlowPage("/blank.html", 1500);
     try {
-      const page = await context.newPage();
-      await page.goto(`${staticOrigin()}/blank.html`);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 1500, downloadThroughput: -1, uploadThroughput: -1 });
       const result = await page.evaluate(
         ([snippet, src]) => {
           new Function(snippet as string)();
