@@ -16,7 +16,7 @@ function readmeSnippet(): string {
   return block.split("\n")[0] ?? "";
 }
 
-describe("the loader snippet: calls made before the script loads (real Chromium, 1.5 s latency)", () => {
+describe("calls the page makes that the library cannot take as they are (real Chromium, 1.5 s latency)", () => {
   beforeAll(async () => {
     server = await startReferenceServer({ allowedOrigins: [staticOrigin()] });
   });
@@ -47,6 +47,28 @@ describe("the loader snippet: calls made before the script loads (real Chromium,
       expect(result as TrackResult).toMatchObject({ status: "sent", event_id: expect.stringMatching(/^wev_/) });
       const delivered = await until(() => server.ingested.find((e) => e.event === "signup"), "the queued event");
       expect(delivered).toMatchObject({ identity: "user-9", properties: { plan: "pro" } });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("reports an identity over 256 characters on the console and in the result, and delivers the event with it cut", async () => {
+    const { context, page } = await openSlowPage(`/page.html?vigil=${encodeURIComponent(server.base)}`, 1500);
+    try {
+      const warnings: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "warning") warnings.push(message.text());
+      });
+      const result = await page.evaluate((identity) => {
+        const vigil = (window as unknown as { Vigil: Record<string, (...a: unknown[]) => Promise<unknown>> }).Vigil;
+        vigil.setup!();
+        vigil.identify!(identity);
+        return vigil.track!("long-identity");
+      }, "x".repeat(300));
+      expect(result as TrackResult).toMatchObject({ status: "sent", warnings: [{ code: "identity_truncated" }] });
+      expect(warnings).toEqual([expect.stringContaining("identity has 300 characters")]);
+      const delivered = await until(() => server.ingested.find((e) => e.event === "long-identity"), "the event");
+      expect(delivered.identity).toBe("x".repeat(256));
     } finally {
       await context.close();
     }
