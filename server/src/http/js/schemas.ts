@@ -10,6 +10,7 @@ import { problemBodySchema } from '../route-schemas.js';
 const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,128}$/).describe('The device id the library keeps for this browser.');
 const identity = z.string().max(JS_LIMITS.identityChars).nullish();
 const library = z.object({ name: z.string(), version: z.string() }).describe('Ignored unless both are strings.');
+const sentAt = (use: string) => z.iso.datetime({ offset: true }).optional().describe(`When the page sent the request, by its own clock; ${use}.`);
 const ms = z.number().nonnegative().optional().describe('How long the source took.');
 
 const component = z.union([
@@ -30,6 +31,7 @@ export const collectRequestSchema = z.object({
     .nullish()
     .describe(`Automation evidence; at most ${JS_LIMITS.deviceSignalsJsonChars} characters of JSON.`),
   library: library.optional(),
+  sent_at: sentAt('accepted and not used here'),
 });
 
 export const browserEventSchema = z.object({
@@ -48,6 +50,7 @@ export const eventsRequestSchema = z.object({
   device_id: deviceId,
   browser_token: z.string().max(2048).nullish().describe('From POST /js/collect; links the events to that handprint.'),
   library: library.optional(),
+  sent_at: sentAt("each event's timestamp is corrected by the page's clock error (time received − sent_at)"),
   events: z
     .array(browserEventSchema)
     .min(1)
