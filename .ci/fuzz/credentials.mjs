@@ -21,11 +21,7 @@ const post = async (path, body, token) => {
   return res.json();
 };
 const session = await post('/api/auth/login', { username: 'admin', password });
-const created = await post(
-  '/graphql',
-  { query: 'mutation { createToken(username: "admin", name: "fuzz") { token } }' },
-  session.token,
-);
+const created = await post('/graphql', { query: 'mutation { createToken(username: "admin", name: "fuzz") { token } }' }, session.token);
 const adminToken = created.data?.createToken?.token;
 if (!adminToken) throw new Error(`createToken failed: ${JSON.stringify(created.errors)}`);
 for (const [name, value] of Object.entries({ VIGIL_FUZZ_WRITE_KEY: writeKey, VIGIL_FUZZ_CLIENT_KEY: clientKey, VIGIL_FUZZ_ADMIN_TOKEN: adminToken })) {

@@ -82,7 +82,10 @@ const stats = 'count meanScore maxScore distinctDevices';
 const cases: Case[] = [
   {
     name: 'events day × branch × tag (Paris)',
-    graphql: { query: `query ($f: EventFilter) { eventStats(filter: $f, groupBy: [BRANCH, TAG], bucket: DAY, timeZone: "Europe/Paris") { bucket branch tag ${stats} } }`, variables: { f: range } },
+    graphql: {
+      query: `query ($f: EventFilter) { eventStats(filter: $f, groupBy: [BRANCH, TAG], bucket: DAY, timeZone: "Europe/Paris") { bucket branch tag ${stats} } }`,
+      variables: { f: range },
+    },
     sql: {
       text: `SELECT date_trunc('day', occurred_at, 'Europe/Paris') AS d, t.tag, response->'device'->'metadata'->>'branch' AS b,
                count(*), avg(risk_score), max(risk_score), count(DISTINCT device_id)
@@ -92,7 +95,10 @@ const cases: Case[] = [
   },
   {
     name: 'events hour × event, score ≥ 0.5',
-    graphql: { query: `query ($f: EventFilter) { eventStats(filter: $f, groupBy: [EVENT], bucket: HOUR) { bucket event ${stats} } }`, variables: { f: { ...range, minScore: 0.5 } } },
+    graphql: {
+      query: `query ($f: EventFilter) { eventStats(filter: $f, groupBy: [EVENT], bucket: HOUR) { bucket event ${stats} } }`,
+      variables: { f: { ...range, minScore: 0.5 } },
+    },
     sql: {
       text: `SELECT date_trunc('hour', occurred_at, 'UTC'), name, count(*), avg(risk_score), max(risk_score), count(DISTINCT device_id)
              FROM events WHERE risk_score >= 0.5 AND occurred_at >= $1 AND occurred_at < $2 GROUP BY 1, 2 ORDER BY 1, 2`,
@@ -203,7 +209,9 @@ try {
       const viaSql = await time(async () => (sqlRows = (await c.query(k.sql.text, k.sql.values)).rowCount ?? 0));
       if (sqlRows !== rows) throw new Error(`${k.name}: GraphQL answered ${rows} rows, SQL ${sqlRows}`);
       const ratio = viaGraphql / viaSql;
-      console.log(`${k.name.padEnd(36)} ${String(rows).padStart(6)} ${viaGraphql.toFixed(0).padStart(9)} ${viaSql.toFixed(0).padStart(9)} ${ratio.toFixed(2).padStart(6)}${ratio > 2 ? '  over target' : ''}`);
+      console.log(
+        `${k.name.padEnd(36)} ${String(rows).padStart(6)} ${viaGraphql.toFixed(0).padStart(9)} ${viaSql.toFixed(0).padStart(9)} ${ratio.toFixed(2).padStart(6)}${ratio > 2 ? '  over target' : ''}`,
+      );
     }
   } finally {
     await c.end();

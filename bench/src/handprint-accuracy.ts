@@ -53,14 +53,37 @@ interface Reading {
 // ---------------------------------------------------------------------------------------------------------------
 // Configurations
 
-const SCREENS: [number, number][] = [[1920, 1080], [1366, 768], [1536, 864], [2560, 1440], [1440, 900], [1280, 800], [1680, 1050], [3840, 2160]];
+const SCREENS: [number, number][] = [
+  [1920, 1080],
+  [1366, 768],
+  [1536, 864],
+  [2560, 1440],
+  [1440, 900],
+  [1280, 800],
+  [1680, 1050],
+  [3840, 2160],
+];
 const RATIOS = [1, 1.25, 1.5, 2];
-const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'America/Los_Angeles', 'Europe/London', 'Australia/Sydney', 'America/Sao_Paulo', 'Asia/Kolkata'];
+const ZONES = [
+  'Europe/Berlin',
+  'America/New_York',
+  'Asia/Tokyo',
+  'America/Los_Angeles',
+  'Europe/London',
+  'Australia/Sydney',
+  'America/Sao_Paulo',
+  'Asia/Kolkata',
+];
 const LOCALES = ['en-US', 'de-DE', 'fr-FR', 'ja-JP', 'pt-BR', 'es-ES'];
 const CORES = [2, 4, 8, 12, 16];
 const MEMORY = [4, 8];
 const DESKTOP_OS = ['linux', 'windows', 'mac'] as const;
-const PHONES: [number, number, number][] = [[390, 844, 3], [412, 915, 2.625], [360, 800, 3], [393, 873, 2.75]];
+const PHONES: [number, number, number][] = [
+  [390, 844, 3],
+  [412, 915, 2.625],
+  [360, 800, 3],
+  [393, 873, 2.75],
+];
 
 /** A small deterministic PRNG so every run measures the same configurations. */
 function prng(seed: number): () => number {
@@ -198,9 +221,11 @@ async function startPages(): Promise<{ origin: string; stop(): Promise<void> }> 
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(fpjs);
     } else if (url.pathname === '/visit.html') {
       const vigil = url.searchParams.get('vigil') ?? '';
-      res.writeHead(200, { 'content-type': 'text/html' }).end(
-        `<!doctype html><html><head><meta charset="utf-8"><script src="${vigil}/js"></script><script src="/fp.min.js"></script></head><body>page</body></html>`,
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<!doctype html><html><head><meta charset="utf-8"><script src="${vigil}/js"></script><script src="/fp.min.js"></script></head><body>page</body></html>`,
+        );
     } else {
       res.writeHead(404).end();
     }
@@ -274,7 +299,9 @@ async function measure(browser: Browser, config: Config, pageUrl: string, major:
   await context.close();
 
   const viewport = config.options.viewport!;
-  const resized = config.options.isMobile ? { width: viewport.width, height: viewport.height - 56 } : { width: viewport.width - 200, height: viewport.height - 100 };
+  const resized = config.options.isMobile
+    ? { width: viewport.width, height: viewport.height - 56 }
+    : { width: viewport.width - 200, height: viewport.height - 100 };
   return {
     config,
     first,
@@ -334,7 +361,11 @@ function table(results: Visits[], fpjsVersion: string): string {
     ['distinct ids for distinct configurations', `${ours.distinct}/${n}`, `${theirs.distinct}/${n}`],
     ['failed readings', String(ours.failed), String(theirs.failed)],
   ];
-  const head: [string, string, string] = [`${n} emulated configurations, ${REVISITS.length} revisits each`, 'Vigil handprint_id', `FingerprintJS ${fpjsVersion} visitorId`];
+  const head: [string, string, string] = [
+    `${n} emulated configurations, ${REVISITS.length} revisits each`,
+    'Vigil handprint_id',
+    `FingerprintJS ${fpjsVersion} visitorId`,
+  ];
   const widths = [0, 1, 2].map((i) => Math.max(head[i]!.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
@@ -345,15 +376,20 @@ async function main(): Promise<void> {
   const count = arg > 0 ? Number(process.argv[arg + 1]) : 60;
   if (!existsSync(CLI)) throw new Error('server/dist/cli.js is missing: run `pnpm build` first');
   const require = createRequire(import.meta.url);
-  const fpjsVersion = (JSON.parse(readFileSync(join(dirname(require.resolve('@fingerprintjs/fingerprintjs')), '..', 'package.json'), 'utf8')) as { version: string })
-    .version;
+  const fpjsVersion = (
+    JSON.parse(readFileSync(join(dirname(require.resolve('@fingerprintjs/fingerprintjs')), '..', 'package.json'), 'utf8')) as { version: string }
+  ).version;
 
   const pages = await startPages();
   const vigil = await startVigil(pages.origin);
   const browser = await launchChromium();
   try {
     const probe = await browser.newContext();
-    const major = Number(/Chrome\/(\d+)/.exec(await (await probe.newPage()).evaluate(() => (globalThis as unknown as { navigator: { userAgent: string } }).navigator.userAgent))?.[1] ?? 130);
+    const major = Number(
+      /Chrome\/(\d+)/.exec(
+        await (await probe.newPage()).evaluate(() => (globalThis as unknown as { navigator: { userAgent: string } }).navigator.userAgent),
+      )?.[1] ?? 130,
+    );
     await probe.close();
     const pageUrl = `${pages.origin}/visit.html?vigil=${encodeURIComponent(vigil.url)}`;
     const results: Visits[] = [];

@@ -134,7 +134,10 @@ for (const run of runs) console.log(`${row(run.target.name, medianOf(run.max), m
 console.log(`\nCPU per event at full speed (µs; median of rounds; PGlite runs inside the server, so its PostgreSQL is 0)`);
 console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
 for (const run of runs) {
-  const us = (pick: (c: CpuPerEvent) => number, width: number) => median(run.max.map((r) => pick(r.cpu))).toFixed(0).padStart(width);
+  const us = (pick: (c: CpuPerEvent) => number, width: number) =>
+    median(run.max.map((r) => pick(r.cpu)))
+      .toFixed(0)
+      .padStart(width);
   console.log(`${run.target.name.padEnd(18)} ${us((c) => c.server, 9)} ${us((c) => c.postgres, 11)} ${us((c) => c.generator, 10)}`);
 }
 const byRound = (run: Measured, pick: (r: PacedResult) => number) => run.fixed.map((r) => pick(r).toFixed(1)).join(' / ');

@@ -112,10 +112,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<number> {
  * same way): they measure how the target recovers from whatever ran before — here a run at full speed, whose
  * aftermath (a grown heap, dirty pages, connections being opened) lands on the first seconds. `p99Whole` keeps them.
  */
-export async function paced(
-  target: Target,
-  options: { rate: number; seconds: number; settle: number; firstBody: number },
-): Promise<PacedResult> {
+export async function paced(target: Target, options: { rate: number; seconds: number; settle: number; firstBody: number }): Promise<PacedResult> {
   const url = new URL(`${target.url}/events`);
   const settling = Math.round(options.rate * options.settle);
   const total = settling + Math.round(options.rate * options.seconds);
@@ -133,7 +130,11 @@ export async function paced(
       else errors++;
     },
   });
-  const answered = (from: number) => latencies.subarray(from).filter((l) => !Number.isNaN(l)).sort();
+  const answered = (from: number) =>
+    latencies
+      .subarray(from)
+      .filter((l) => !Number.isNaN(l))
+      .sort();
   const steady = answered(settling);
   const all = answered(0);
   return {

@@ -139,7 +139,12 @@ for (const m of measured) {
   const r = medianRound(m.rounds);
   const all = r.nodeCpu.reduce((a, b) => a + b, 0);
   console.log(
-    `${String(m.nodes).padEnd(10)} ${r.nodeCpu.map((x) => x.toFixed(0)).join('/').padStart(22)} ${all.toFixed(0).padStart(10)} ${r.postgresCpu.toFixed(0).padStart(11)} ${r.generatorCpu.toFixed(0).padStart(10)} ${r.partsCores.toFixed(2).padStart(7)} ${r.machineCores.toFixed(2).padStart(8)}`,
+    `${String(m.nodes).padEnd(10)} ${r.nodeCpu
+      .map((x) => x.toFixed(0))
+      .join('/')
+      .padStart(
+        22,
+      )} ${all.toFixed(0).padStart(10)} ${r.postgresCpu.toFixed(0).padStart(11)} ${r.generatorCpu.toFixed(0).padStart(10)} ${r.partsCores.toFixed(2).padStart(7)} ${r.machineCores.toFixed(2).padStart(8)}`,
   );
 }
 console.log(

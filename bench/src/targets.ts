@@ -111,7 +111,10 @@ const benchEnv = (env: Record<string, string>) => ({ ...process.env, ...env, VIG
 
 /** A write key made with the CLI, as an operator would. */
 export function createWriteKey(env: Record<string, string>): string {
-  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env: benchEnv(env), encoding: 'utf8' });
+  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], {
+    env: benchEnv(env),
+    encoding: 'utf8',
+  });
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
   return (JSON.parse(created.stdout) as { key: string }).key;
 }

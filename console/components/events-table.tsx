@@ -15,7 +15,9 @@ export function EventsTable({ events, timeZone, testId, caption }: { events: Eve
           <th scope="col">Event</th>
           <th scope="col">Identity</th>
           <th scope="col">Device</th>
-          <th scope="col" className="num">Score</th>
+          <th scope="col" className="num">
+            Score
+          </th>
           <th scope="col">Tags</th>
           <th scope="col">IP</th>
         </tr>

@@ -28,8 +28,8 @@ export function Pager({
   return (
     <nav className="pager" aria-label="Pages">
       <span className="muted" data-testid="pager-summary">
-        {shown === 0 ? `No ${noun}` : `${formatCount(start)}–${formatCount(start + shown - 1)} of ${formatCount(total)} ${noun}`} · page {formatCount(state.page)} of{' '}
-        {formatCount(pages)}
+        {shown === 0 ? `No ${noun}` : `${formatCount(start)}–${formatCount(start + shown - 1)} of ${formatCount(total)} ${noun}`} · page{' '}
+        {formatCount(state.page)} of {formatCount(pages)}
       </span>
       <span className="links">
         {state.after && (

@@ -12,7 +12,10 @@ export function TimeZoneCookie() {
   const router = useRouter();
   useEffect(() => {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const stored = document.cookie.split('; ').find((c) => c.startsWith(`${TIME_ZONE_COOKIE}=`))?.slice(TIME_ZONE_COOKIE.length + 1);
+    const stored = document.cookie
+      .split('; ')
+      .find((c) => c.startsWith(`${TIME_ZONE_COOKIE}=`))
+      ?.slice(TIME_ZONE_COOKIE.length + 1);
     // IANA names are letters, digits, / _ + -: safe in a cookie as they are.
     if (!zone || zone === stored || !/^[A-Za-z0-9_/+-]{1,64}$/.test(zone)) return;
     document.cookie = `${TIME_ZONE_COOKIE}=${zone}; path=/; max-age=31536000; samesite=lax`;

@@ -26,7 +26,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const newPage = (width = 1440, height = 900, options: BrowserContextOptions = {}) => openPage(browser, stack, foreign, { viewport: { width, height }, ...options });
+const newPage = (width = 1440, height = 900, options: BrowserContextOptions = {}) =>
+  openPage(browser, stack, foreign, { viewport: { width, height }, ...options });
 
 const sessionCookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'vigil_session');
 
@@ -383,7 +384,11 @@ describe('supervisor console against the real server', () => {
     const password = (await secret.textContent())!;
     expect(password).not.toBe(ops.password);
     const signInAs = (pw: string) =>
-      fetch(`${stack.vigil.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ops.username, password: pw }) });
+      fetch(`${stack.vigil.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ops.username, password: pw }),
+      });
     expect((await signInAs(ops.password)).status).toBe(401);
     expect((await signInAs(password)).status).toBe(200);
     await page.reload();
@@ -564,7 +569,10 @@ describe('supervisor console against the real server', () => {
     dialog = stale.getByRole('dialog', { name: 'Deactivate this device?' });
     await dialog.getByLabel('Reason (required)').fill('second reason');
     await dialog.getByRole('button', { name: 'Deactivate device' }).click();
-    await hasText(stale.getByTestId('feedback'), new RegExp(`^Device ${device.id} was already deactivated since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; reason kept: “first reason”\\.$`));
+    await hasText(
+      stale.getByTestId('feedback'),
+      new RegExp(`^Device ${device.id} was already deactivated since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; reason kept: “first reason”\\.$`),
+    );
     expect(await registration(device.id)).toMatchObject({ status: 'deactivated', deactivation_reason: 'first reason' });
 
     await stale.getByRole('button', { name: 'Transfer', exact: true }).click();
@@ -619,7 +627,7 @@ describe('supervisor console against the real server', () => {
     await context.close();
   });
 
-  it('shows times in the browser\'s time zone, on pages rendered by the server', async () => {
+  it("shows times in the browser's time zone, on pages rendered by the server", async () => {
     const device = stack.seeded.devices[3]!;
     const { context, page } = await newPage(1440, 900, { timezoneId: 'Asia/Kolkata' });
     await signIn(page, stack.admin, '/devices');
@@ -627,7 +635,9 @@ describe('supervisor console against the real server', () => {
     await hasText(page.locator('.page-head p'), /Times in Asia\/(Kolkata|Calcutta)\./);
     await page.goto(`/devices/${device.id}`);
     const registeredAt = (await registration(device.id)) as unknown as { registered_at: string };
-    const expected = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Kolkata', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(new Date(registeredAt.registered_at));
+    const expected = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Kolkata', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(
+      new Date(registeredAt.registered_at),
+    );
     await containsText(page.locator('.facts').first(), `${expected} GMT+5:30`);
     await context.close();
   });
@@ -663,7 +673,9 @@ describe('supervisor console against the real server', () => {
 
   it('fits 390 px on every page without horizontal overflow, and shows a long branch name in full', async () => {
     const branch = 'Região Metropolitana de BH – Savassi';
-    expect((await deviceCall(stack, 'POST', 'long-branch-phone', 'register', { user_id: 'long-branch-user', metadata: { role: 'teller', branch } })).status).toBe(200);
+    expect(
+      (await deviceCall(stack, 'POST', 'long-branch-phone', 'register', { user_id: 'long-branch-user', metadata: { role: 'teller', branch } })).status,
+    ).toBe(200);
     const { context, page } = await newPage(390, 844);
     await signIn(page, stack.admin);
     for (const path of ['/', '/devices', `/devices/${stack.seeded.devices[0]!.id}`, '/events', '/reports', '/live', '/security', '/supervisors']) {

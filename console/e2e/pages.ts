@@ -11,7 +11,12 @@ export const SHOTS = join(CONSOLE_DIR, 'test-results');
  * A fresh browser context on the console. Every address it asks for outside the console is pushed to `foreign`
  * (a test checks it stays empty: no CDN, font or direct API call).
  */
-export async function openPage(browser: Browser, stack: Stack, foreign: string[], options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function openPage(
+  browser: Browser,
+  stack: Stack,
+  foreign: string[],
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options, baseURL: stack.console.url });
   if (options.javaScriptEnabled !== false) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console.url });
   context.on('request', (r) => {
@@ -33,7 +38,11 @@ export async function signIn(page: Page, account: Account, path = '/') {
 
 /** Signs in through the API and hands the context the session cookie, as the login form would have. */
 export async function signInByCookie(context: BrowserContext, stack: Stack, account: Account) {
-  const response = await fetch(`${stack.vigil.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
+  const response = await fetch(`${stack.vigil.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
   const { token } = (await response.json()) as { token: string };
   await context.addCookies([{ name: 'vigil_session', value: token, url: stack.console.url, httpOnly: true, sameSite: 'Lax' }]);
 }
@@ -60,7 +69,13 @@ export function deviceCall(stack: Stack, method: 'GET' | 'POST', deviceId: strin
   const url = new URL(stack.vigil.url);
   return new Promise((done, fail) => {
     const req = request(
-      { host: url.hostname, port: url.port, method, path: `/devices/${segment}/${tail}`, headers: { authorization: `Bearer ${stack.keys.client}`, 'content-type': 'application/json' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: `/devices/${segment}/${tail}`,
+        headers: { authorization: `Bearer ${stack.keys.client}`, 'content-type': 'application/json' },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));

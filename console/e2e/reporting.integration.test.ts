@@ -35,7 +35,9 @@ afterAll(async () => {
 const newPage = (options: BrowserContextOptions = {}) => openPage(browser, stack, foreign, options);
 
 async function registration(deviceId: string) {
-  const response = await fetch(`${stack.vigil.url}/devices/${encodeURIComponent(deviceId)}/registration`, { headers: { authorization: `Bearer ${stack.keys.client}` } });
+  const response = await fetch(`${stack.vigil.url}/devices/${encodeURIComponent(deviceId)}/registration`, {
+    headers: { authorization: `Bearer ${stack.keys.client}` },
+  });
   return (await response.json()) as { status: string; user_id: string; deactivation_reason: string | null };
 }
 
@@ -47,7 +49,11 @@ async function riskyEvent(deviceId: string, identity: string): Promise<{ id: str
     body: JSON.stringify({
       event: 'login',
       identity,
-      properties: { device_id: deviceId, ip_address: '198.51.100.7', device_signals: { version: 1, platform: 'android', emulator: { evidence: ['build.hardware=goldfish'] } } },
+      properties: {
+        device_id: deviceId,
+        ip_address: '198.51.100.7',
+        device_signals: { version: 1, platform: 'android', emulator: { evidence: ['build.hardware=goldfish'] } },
+      },
     }),
   });
   expect(response.status).toBe(200);
@@ -114,12 +120,16 @@ describe('console reporting features against the merged server', () => {
     await context.close();
   });
 
-  it('bulk-deactivates without JavaScript, with a result per device in the server\'s words', async () => {
+  it("bulk-deactivates without JavaScript, with a result per device in the server's words", async () => {
     const a = stack.seeded.devices[40]!;
     const b = stack.seeded.devices[41]!;
     // One of them is deactivated already: its result says so and keeps its reason.
     const token = await (async () => {
-      const r = await fetch(`${stack.vigil.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(stack.supervisor) });
+      const r = await fetch(`${stack.vigil.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(stack.supervisor),
+      });
       return ((await r.json()) as { token: string }).token;
     })();
     await graphqlAs(stack.vigil.url, token, 'mutation($id: ID!) { deactivateDevice(deviceId: $id, reason: "earlier") { id } }', { id: b.id });

@@ -53,12 +53,18 @@ export async function startStack(devices: number): Promise<Stack> {
     const consoleStarting = startConsole(vigil.url).then((c) => (consoleApp = c));
     const token = await login(vigil.url, admin);
     const account = async (username: string, role: 'SUPERVISOR' | 'VIEWER'): Promise<Account> => {
-      const answer = await graphqlAs(vigil.url, token, 'mutation($u: String!, $r: SupervisorRole!) { createSupervisor(username: $u, role: $r) { password } }', { u: username, r: role });
+      const answer = await graphqlAs(vigil.url, token, 'mutation($u: String!, $r: SupervisorRole!) { createSupervisor(username: $u, role: $r) { password } }', {
+        u: username,
+        r: role,
+      });
       if (!answer.data) throw new Error(`createSupervisor: ${JSON.stringify(answer.errors)}`);
       return { username, password: answer.data.createSupervisor.password };
     };
     const key = async (kind: 'CLIENT' | 'WRITE'): Promise<string> => {
-      const answer = await graphqlAs(vigil.url, token, 'mutation($k: KeyKind!, $n: String!) { createKey(kind: $k, name: $n) { secret } }', { k: kind, n: `seed ${kind.toLowerCase()}` });
+      const answer = await graphqlAs(vigil.url, token, 'mutation($k: KeyKind!, $n: String!) { createKey(kind: $k, name: $n) { secret } }', {
+        k: kind,
+        n: `seed ${kind.toLowerCase()}`,
+      });
       if (!answer.data) throw new Error(`createKey: ${JSON.stringify(answer.errors)}`);
       return answer.data.createKey.secret;
     };

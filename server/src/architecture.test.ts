@@ -62,7 +62,12 @@ function specifiers(file: string): string[] {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       found.push(node.argument.literal.text);
@@ -91,7 +96,14 @@ const moduleOf = (file: string): string => relative(SRC, file).split(sep)[0]!.re
 const layerOf = new Map(LAYERS.flatMap((modules, i) => modules.map((m) => [m, i] as const)));
 
 const files = sourceFiles(SRC);
-const edges = new Map(files.map((file) => [file, specifiers(file).filter((s) => s.startsWith('.')).map((s) => resolveLocal(file, s))]));
+const edges = new Map(
+  files.map((file) => [
+    file,
+    specifiers(file)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolveLocal(file, s)),
+  ]),
+);
 
 /** Strongly connected components with more than one file (or a file importing itself), by Tarjan's algorithm. */
 function cycles(graph: Map<string, string[]>): string[][] {
@@ -166,7 +178,16 @@ describe('server/src import graph', () => {
   });
 
   it('finds a planted cycle and an upward import (the checks can fail)', () => {
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
     expect(layerOf.get('http')! >= layerOf.get('ingest')!).toBe(true);
   });
 });

@@ -43,11 +43,7 @@ export class VigilError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
     super(detail);
     this.name = 'VigilError';
     this.code = code;
@@ -112,5 +108,12 @@ export class ConfigError extends Error {
 
 /** Field errors found by a parser of its own (the /js bodies): the first five in `detail`, every one in `errors`. */
 export function fieldsValidationError(errors: FieldError[]): VigilError {
-  return new VigilError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).slice(0, 5).join('; '), { errors });
+  return new VigilError(
+    'validation_failed',
+    errors
+      .map((e) => `${e.path}: ${e.message}`)
+      .slice(0, 5)
+      .join('; '),
+    { errors },
+  );
 }

@@ -126,9 +126,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     outbox: webhooks.cache.outboxWrite,
   });
   const rateLimiter =
-    env.VIGIL_RATE_LIMIT_RPS === 0
-      ? noopRateLimiter
-      : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
+    env.VIGIL_RATE_LIMIT_RPS === 0 ? noopRateLimiter : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });
   const browser = await createBrowserSupport(env, database);
   const services = { config, database, keys, ingestor, rateLimiter, metrics, logger, browser, feed, webhooks };
   const app = await buildApp(services, async (app) => {
@@ -156,9 +154,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   const tokenStore = new SupervisorStore(database);
   const usageTimer = setInterval(() => {
     keys.flushUsage().catch((error) => app.log.warn({ err: error }, 'could not record key usage'));
-    sweepExpiries({ database, keys, supervisors: tokenStore }).catch((error) =>
-      app.log.warn({ err: error }, 'could not record key and token expiries'),
-    );
+    sweepExpiries({ database, keys, supervisors: tokenStore }).catch((error) => app.log.warn({ err: error }, 'could not record key and token expiries'));
   }, env.VIGIL_KEY_USAGE_FLUSH_SECONDS * 1000);
   usageTimer.unref();
 

@@ -4,8 +4,7 @@
  */
 import { get, identify, setup as setupWith, track, type SetupOptions, type Vigil } from "./index.js";
 
-const scriptSrc =
-  typeof document !== "undefined" && document.currentScript instanceof HTMLScriptElement ? document.currentScript.src : "";
+const scriptSrc = typeof document !== "undefined" && document.currentScript instanceof HTMLScriptElement ? document.currentScript.src : "";
 
 /** `url` defaults to the /js address this script was loaded from. */
 export function setup(options?: Partial<SetupOptions>): Vigil {

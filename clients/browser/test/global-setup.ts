@@ -30,11 +30,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     } else if (req.url?.startsWith("/page.html")) {
       // A customer's static page with the one-line tag pointing at a Vigil server (?vigil=<base>).
       const vigil = new URL(req.url, "http://x").searchParams.get("vigil") ?? "";
-      res.writeHead(200, { "content-type": "text/html" }).end(
-        `<!doctype html><html><head><meta charset="utf-8"><script src="${vigil}/js"></script></head><body>shop</body></html>`,
-      );
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<!doctype html><html><head><meta charset="utf-8"><script src="${vigil}/js"></script></head><body>shop</body></html>`);
     } else if (req.url === "/blank.html") {
-      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><head><meta charset=\"utf-8\"></head><body></body></html>");
+      res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><html><head><meta charset="utf-8"></head><body></body></html>');
     } else {
       res.writeHead(404).end();
     }

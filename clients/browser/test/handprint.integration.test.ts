@@ -87,7 +87,15 @@ describe("handprint across sessions in real Chromium (reference server built fro
       timezone: { ...DESKTOP, timezoneId: "America/New_York" },
       locale: { ...DESKTOP, locale: "fr-FR" },
       cores: { ...DESKTOP, initScript: cores(12) },
-      phone: { screen: { width: 390, height: 844 }, viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true, timezoneId: "Europe/Berlin", locale: "de-DE" },
+      phone: {
+        screen: { width: 390, height: 844 },
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 3,
+        isMobile: true,
+        hasTouch: true,
+        timezoneId: "Europe/Berlin",
+        locale: "de-DE",
+      },
     };
     const ids: Record<string, string | null> = { baseline: baseline.handprint_id };
     for (const [name, options] of Object.entries(variants)) ids[name] = (await handprintOf(server.base, options)).handprint_id;

@@ -15,7 +15,6 @@ async function backendEvent(base: string, properties: Record<string, unknown>) {
   return (await res.json()) as { handprint_id: string | null; device_id: string | null; warnings: Array<{ code: string }> };
 }
 
-
 describe("the one-tag script on a customer page (real Chromium, real HTTP, cross-origin)", () => {
   beforeAll(async () => {
     server = await startReferenceServer({ allowedOrigins: [staticOrigin()], maxUses: 2 });
@@ -75,7 +74,11 @@ describe("the one-tag script on a customer page (real Chromium, real HTTP, cross
     const before = server.ingested.length;
     const tracked = await shop.track("transfer", { amount: 125 });
     expect(tracked).toMatchObject({ status: "queued" });
-    const queued = await shop.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("vigil_queue:")).map((k) => localStorage.getItem(k)));
+    const queued = await shop.page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith("vigil_queue:"))
+        .map((k) => localStorage.getItem(k)),
+    );
     expect(JSON.parse(queued[0] ?? "[]")).toEqual([expect.objectContaining({ event: "transfer", event_id: tracked.event_id })]);
     const delivered = await until(() => server.ingested.slice(before).find((e) => e.properties.event_id === tracked.event_id), "the retried event");
     expect(delivered.properties).toMatchObject({ amount: 125 });

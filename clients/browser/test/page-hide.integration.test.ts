@@ -5,7 +5,6 @@ import { until } from "./until.js";
 
 let server: ReferenceServer;
 
-
 describe("an event tracked right before the page navigates away (real Chromium, 1.5 s network latency)", () => {
   beforeAll(async () => {
     server = await startReferenceServer({ allowedOrigins: [staticOrigin()] });
@@ -27,10 +26,7 @@ describe("an event tracked right before the page navigates away (real Chromium, 
         void vigil.track("login");
         location.href = next;
       }, `${staticOrigin()}/blank.html`);
-      const delivered = await until(
-        () => server.ingested.slice(before).find((e) => e.event === "login" && e.identity === "user-7"),
-        "the login event",
-      );
+      const delivered = await until(() => server.ingested.slice(before).find((e) => e.event === "login" && e.identity === "user-7"), "the login event");
       expect(delivered.properties).toMatchObject({ event_id: expect.stringMatching(/^wev_/), device_id: expect.stringMatching(/^web_/) });
       // Sent without waiting for collection, it carries no browser_token: the server links it by device_id.
       expect(delivered.properties.browser_token).toBeUndefined();

@@ -77,12 +77,14 @@ export async function startReferenceServer(options: { allowedOrigins: string[]; 
       if (req.method !== "POST") return send(res, 405, problem(405, "method_not_allowed", "use POST"), {});
       const cors = corsHeaders(origin, policy) ?? {};
       const credential = classifyJsAuthorization(req.headers.authorization);
-      if (credential.kind === "write_key") return send(res, 403, problem(403, "write_key_not_allowed", "never put a write key in a page; use a client key"), cors);
+      if (credential.kind === "write_key")
+        return send(res, 403, problem(403, "write_key_not_allowed", "never put a write key in a page; use a client key"), cors);
       if (credential.kind === "malformed") return send(res, 401, problem(401, "invalid_key", "Authorization must be Bearer vigil_ck_…"), cors);
       if (!isOriginAllowed(origin, policy) && credential.kind !== "client_key") {
         return send(res, 403, problem(403, "origin_not_allowed", `origin ${origin ?? "(none)"} is not allowed`), cors);
       }
-      if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return send(res, 415, problem(415, "unsupported_media_type", "send application/json"), cors);
+      if (!/^application\/json\b/i.test(req.headers["content-type"] ?? ""))
+        return send(res, 415, problem(415, "unsupported_media_type", "send application/json"), cors);
       const limit = path === "/js/collect" ? JS_LIMITS.collectBodyBytes : JS_LIMITS.eventsBodyBytes;
       const raw = await readBody(req, limit);
       if (raw === null) return send(res, 413, problem(413, "payload_too_large", `body exceeds ${limit} bytes`), cors);
@@ -118,15 +120,23 @@ export async function startReferenceServer(options: { allowedOrigins: string[]; 
       const event = JSON.parse((await readBody(req, 65536)) ?? "{}") as { event?: string; properties?: Record<string, unknown> };
       const props = event.properties ?? {};
       const link = await linkBrowserToken(props.browser_token, {
-        keys, now: Date.now(), replay, ...(options.maxUses ? { maxUses: options.maxUses } : {}),
+        keys,
+        now: Date.now(),
+        replay,
+        ...(options.maxUses ? { maxUses: options.maxUses } : {}),
         callerDeviceId: typeof props.device_id === "string" ? props.device_id : null,
       });
-      return send(res, 200, {
-        event_id: `evt_${nextEvent++}`,
-        device_id: link.status === "linked" ? (props.device_id ?? link.device_id) : (props.device_id ?? null),
-        handprint_id: link.status === "linked" ? link.handprint_id : null,
-        warnings: link.status === "refused" ? [link.warning] : [],
-      }, {});
+      return send(
+        res,
+        200,
+        {
+          event_id: `evt_${nextEvent++}`,
+          device_id: link.status === "linked" ? (props.device_id ?? link.device_id) : (props.device_id ?? null),
+          handprint_id: link.status === "linked" ? link.handprint_id : null,
+          warnings: link.status === "refused" ? [link.warning] : [],
+        },
+        {},
+      );
     }
     send(res, 404, problem(404, "not_found", path), {});
   }
@@ -139,10 +149,11 @@ export async function startReferenceServer(options: { allowedOrigins: string[]; 
     failNext(status, count, retryAfter) {
       failures = { status, count, ...(retryAfter !== undefined ? { retryAfter } : {}) };
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

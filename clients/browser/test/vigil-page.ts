@@ -30,7 +30,10 @@ export async function openShop(vigilBase: string, options: BrowserContextOptions
     page,
     get: () => page.evaluate(() => (window as unknown as { Vigil: VigilGlobal }).Vigil.get()),
     track: (event, properties) =>
-      page.evaluate(([e, p]) => (window as unknown as { Vigil: VigilGlobal }).Vigil.track(e as string, p as Record<string, unknown> | undefined), [event, properties] as const),
+      page.evaluate(([e, p]) => (window as unknown as { Vigil: VigilGlobal }).Vigil.track(e as string, p as Record<string, unknown> | undefined), [
+        event,
+        properties,
+      ] as const),
   };
 }
 

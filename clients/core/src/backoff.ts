@@ -1,4 +1,4 @@
-import { RETRY } from "./policy.js";
+import { RETRY } from './policy.js';
 
 export interface BackoffPolicy {
   baseDelayMs: number;
@@ -24,11 +24,6 @@ export function backoffDelay(failure: number, random: number, policy: BackoffPol
  * The wait before the next send: the backoff, but never less than what the server asked for. Honouring
  * Retry-After as a floor keeps the jitter, so clients told "5 s" together do not all return at the same instant.
  */
-export function retryDelay(
-  failure: number,
-  random: number,
-  retryAfterMs: number | null,
-  policy: BackoffPolicy = RETRY,
-): number {
+export function retryDelay(failure: number, random: number, retryAfterMs: number | null, policy: BackoffPolicy = RETRY): number {
   return Math.max(retryAfterMs ?? 0, backoffDelay(failure, random, policy));
 }

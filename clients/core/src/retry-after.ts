@@ -1,4 +1,4 @@
-import { RETRY } from "./policy.js";
+import { RETRY } from './policy.js';
 
 /**
  * Milliseconds a Retry-After header asks for (delay-seconds or HTTP-date, RFC 9110 §10.2.3), clamped to

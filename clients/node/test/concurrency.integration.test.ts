@@ -57,9 +57,7 @@ const users = Array.from({ length: 40 }, (_, n) => ({
 describe('concurrent requests never share identity or IP', () => {
   it('trackAsync from 40 interleaved requests', async () => {
     const answers = await Promise.all(
-      users.map((u) =>
-        postJson(`${appUrl}/login`, { user: u.user, n: u.n, delay: u.delay }, { 'x-forwarded-for': u.ip, 'x-vigil-device-id': u.device }),
-      ),
+      users.map((u) => postJson(`${appUrl}/login`, { user: u.user, n: u.n, delay: u.delay }, { 'x-forwarded-for': u.ip, 'x-vigil-device-id': u.device })),
     );
     answers.forEach((answer, n) => {
       expect(answer.json).toEqual({ device_id: users[n]!.device, failOpen: false });

@@ -50,12 +50,16 @@ afterAll(async () => {
 
 describe('Express middleware with a real Express app and the real Vigil server', () => {
   it('a login handler reads real insights from trackAsync to decide, tracked once', async () => {
-    const answer = await postJson(`${appUrl}/login`, { email: 'carol@example.com' }, {
-      'x-forwarded-for': '198.51.100.40',
-      'x-vigil-device-id': 'dev-express-1',
-      'x-vigil-browser-token': 'btok-express',
-      'user-agent': 'ExpressTest/1',
-    });
+    const answer = await postJson(
+      `${appUrl}/login`,
+      { email: 'carol@example.com' },
+      {
+        'x-forwarded-for': '198.51.100.40',
+        'x-vigil-device-id': 'dev-express-1',
+        'x-vigil-browser-token': 'btok-express',
+        'user-agent': 'ExpressTest/1',
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.json.decision).toBe('allow');
     expect(answer.json.insights.device_id).toBe('dev-express-1');
@@ -81,11 +85,15 @@ describe('Express middleware with a real Express app and the real Vigil server',
   });
 
   it('tracks a matching route by itself when the response is done, with status and identity', async () => {
-    const answer = await postJson(`${appUrl}/accounts/42/transfer?confirm=1`, { amount: 10 }, {
-      'x-forwarded-for': '198.51.100.41',
-      'x-vigil-device-id': 'dev-express-2',
-      'x-user': 'dave',
-    });
+    const answer = await postJson(
+      `${appUrl}/accounts/42/transfer?confirm=1`,
+      { amount: 10 },
+      {
+        'x-forwarded-for': '198.51.100.41',
+        'x-vigil-device-id': 'dev-express-2',
+        'x-user': 'dave',
+      },
+    );
     expect(answer.json).toEqual({ ok: true, id: '42' });
     await waitForBatched('dev-express-2');
     const [item] = deliveredBatchItems(proxy.exchanges).filter((x) => x.event.properties.device_id === 'dev-express-2');

@@ -45,10 +45,14 @@ afterAll(async () => {
 
 describe('Fastify plugin with a real Fastify app and the real Vigil server', () => {
   it('a login route reads real insights from trackAsync to decide, tracked once', async () => {
-    const answer = await postJson(`${appUrl}/login`, { email: 'erin@example.com' }, {
-      'x-forwarded-for': '198.51.100.50',
-      'x-vigil-device-id': 'dev-fastify-1',
-    });
+    const answer = await postJson(
+      `${appUrl}/login`,
+      { email: 'erin@example.com' },
+      {
+        'x-forwarded-for': '198.51.100.50',
+        'x-vigil-device-id': 'dev-fastify-1',
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.json.decision).toBe('allow');
     expect(answer.json.insights.device_id).toBe('dev-fastify-1');
@@ -61,10 +65,14 @@ describe('Fastify plugin with a real Fastify app and the real Vigil server', () 
   });
 
   it('tracks a matching route by itself in onResponse', async () => {
-    const answer = await postJson(`${appUrl}/accounts/5/transfer`, { amount: 1 }, {
-      'x-forwarded-for': '198.51.100.51',
-      'x-vigil-device-id': 'dev-fastify-2',
-    });
+    const answer = await postJson(
+      `${appUrl}/accounts/5/transfer`,
+      { amount: 1 },
+      {
+        'x-forwarded-for': '198.51.100.51',
+        'x-vigil-device-id': 'dev-fastify-2',
+      },
+    );
     expect(answer.json).toEqual({ ok: true, id: '5' });
     let item: ReturnType<typeof deliveredBatchItems>[number] | undefined;
     for (let i = 0; i < 100 && item === undefined; i++) {

@@ -93,7 +93,10 @@ describe('the README example', () => {
       const app = `http://127.0.0.1:${port}`;
       let up = false;
       for (let i = 0; i < 400 && !up && child.exitCode === null; i++) {
-        up = await fetch(`${app}/`).then(() => true, () => false);
+        up = await fetch(`${app}/`).then(
+          () => true,
+          () => false,
+        );
         if (!up) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(up, output).toBe(true);

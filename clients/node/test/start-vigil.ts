@@ -69,7 +69,11 @@ async function createKey(env: NodeJS.ProcessEnv, kind: 'write' | 'client'): Prom
     env,
     timeout: 60_000,
   });
-  const line = stdout.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
+  const line = stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.trim().startsWith('{'));
   if (line === undefined) throw new Error(`keys create printed no JSON:\n${stdout}`);
   return (JSON.parse(line) as { key: string }).key;
 }

@@ -23,13 +23,17 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </a>
       <aside className="sidebar">
         <div className="brand">
-          <span className="brand-mark" aria-hidden="true">V</span>
+          <span className="brand-mark" aria-hidden="true">
+            V
+          </span>
           Vigil
         </div>
         <NavLinks items={items} />
         <div className="sidebar-foot">
           <div>
-            <div className="who" data-testid="signed-in-user">{viewer.username}</div>
+            <div className="who" data-testid="signed-in-user">
+              {viewer.username}
+            </div>
             <div className="role">{viewer.role}</div>
           </div>
           <form action={logout}>

@@ -60,12 +60,16 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
         </Link>
         <Link href="/devices?status=active" className="stat" style={{ color: 'inherit', textDecoration: 'none' }}>
           <div className="label">Active</div>
-          <div className="value" style={count('active') ? { color: 'var(--ok)' } : undefined}>{formatCount(count('active'))}</div>
+          <div className="value" style={count('active') ? { color: 'var(--ok)' } : undefined}>
+            {formatCount(count('active'))}
+          </div>
           <div className="hint">registered and active</div>
         </Link>
         <Link href="/devices?status=deactivated" className="stat" style={{ color: 'inherit', textDecoration: 'none' }}>
           <div className="label">Deactivated</div>
-          <div className="value" style={count('deactivated') ? { color: 'var(--danger)' } : undefined}>{formatCount(count('deactivated'))}</div>
+          <div className="value" style={count('deactivated') ? { color: 'var(--danger)' } : undefined}>
+            {formatCount(count('deactivated'))}
+          </div>
           <div className="hint">to be blocked by callers</div>
         </Link>
         <Link href="/devices?status=unregistered" className="stat" style={{ color: 'inherit', textDecoration: 'none' }}>

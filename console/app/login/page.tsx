@@ -13,7 +13,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
     <main className="login-wrap">
       <div className="login-card">
         <div className="brand">
-          <span className="brand-mark" aria-hidden="true">V</span>
+          <span className="brand-mark" aria-hidden="true">
+            V
+          </span>
           Vigil console
         </div>
         <div>

@@ -49,7 +49,12 @@ export async function rest<T>(
   if (response.ok) return payload as T;
   const problem = (payload ?? {}) as Problem;
   if (response.status === 401 && token) throw new SessionExpiredError(problem.detail);
-  throw new ApiError(problem.code ?? `http_${response.status}`, problem.detail ?? problem.title ?? `HTTP ${response.status}`, response.status, problem.errors ?? []);
+  throw new ApiError(
+    problem.code ?? `http_${response.status}`,
+    problem.detail ?? problem.title ?? `HTTP ${response.status}`,
+    response.status,
+    problem.errors ?? [],
+  );
 }
 
 interface GraphQLError {

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { tagSeries, tagTotals, timeSeries } from './chart-data';
 
 const buckets = [
-  { start: '2026-01-01T10:00:00.000Z', eventCount: 4, meanScore: 0.5, tagCounts: [{ tag: 'vpn', count: 2 }, { tag: 'tor', count: 1 }] },
+  {
+    start: '2026-01-01T10:00:00.000Z',
+    eventCount: 4,
+    meanScore: 0.5,
+    tagCounts: [
+      { tag: 'vpn', count: 2 },
+      { tag: 'tor', count: 1 },
+    ],
+  },
   { start: '2026-01-01T11:00:00.000Z', eventCount: 0, meanScore: null, tagCounts: [] },
   { start: '2026-01-01T12:00:00.000Z', eventCount: 2, meanScore: 0.9, tagCounts: [{ tag: 'tor', count: 2 }] },
 ];
@@ -16,7 +24,7 @@ describe('chart data from riskSummary buckets', () => {
     ]);
   });
 
-  it('labels buckets in the supervisor\'s time zone', () => {
+  it("labels buckets in the supervisor's time zone", () => {
     expect(timeSeries(buckets, 'HOUR', 'Asia/Kolkata').map((b) => b.label)).toEqual(['01-01 15h', '01-01 16h', '01-01 17h']);
   });
 

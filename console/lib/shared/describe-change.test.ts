@@ -29,7 +29,7 @@ describe('feedback of a device change', () => {
     );
   });
 
-  it('names the kept reason in the supervisor\'s time zone', () => {
+  it("names the kept reason in the supervisor's time zone", () => {
     expect(describeChange({ type: 'deactivate', reason: 'x' }, deactivated, deactivated, 'Asia/Kolkata')).toContain('since 2026-02-03 09:35 GMT+5:30');
   });
 });

@@ -4,7 +4,6 @@
  * the text so a reader never has to guess; UTC until the browser has told it.
  */
 
-
 export const DEFAULT_TIME_ZONE = 'UTC';
 
 /** The zone when Intl knows it, else UTC: a cookie is user input. */

@@ -5,7 +5,12 @@ const row = (bucket: string, tag: string | null, count: number) => ({ bucket, ta
 
 describe('eventStats rows as a stacked chart', () => {
   it('has a point per bucket and a series per value, the rest as other', () => {
-    const rows = [row('2026-01-02T00:00:00Z', 'vpn', 3), row('2026-01-01T00:00:00Z', 'vpn', 2), row('2026-01-01T00:00:00Z', 'tor', 1), row('2026-01-02T00:00:00Z', null, 4)];
+    const rows = [
+      row('2026-01-02T00:00:00Z', 'vpn', 3),
+      row('2026-01-01T00:00:00Z', 'vpn', 2),
+      row('2026-01-01T00:00:00Z', 'tor', 1),
+      row('2026-01-02T00:00:00Z', null, 4),
+    ];
     const { keys, data } = stackedSeries(rows, 'TAG', 'DAY', 'UTC', 2);
     expect(keys).toEqual(['vpn', '(none)', 'other']);
     expect(data).toEqual([

@@ -2,7 +2,10 @@ import type { DeviceStatsRow, EventGroupKey, EventStatsRow, TimeBucket } from '.
 import { formatBucketLabel } from './format';
 
 /** The column of an eventStats row that holds each group key's value. */
-export const eventGroupField = { TAG: 'tag', EVENT: 'event', BRANCH: 'branch', ROLE: 'role', USER: 'userId' } as const satisfies Record<EventGroupKey, keyof EventStatsRow>;
+export const eventGroupField = { TAG: 'tag', EVENT: 'event', BRANCH: 'branch', ROLE: 'role', USER: 'userId' } as const satisfies Record<
+  EventGroupKey,
+  keyof EventStatsRow
+>;
 
 type Row = Pick<EventStatsRow, 'bucket' | 'count' | 'tag' | 'event' | 'branch' | 'role' | 'userId'>;
 
@@ -15,7 +18,10 @@ const keyOf = (row: Row, by: EventGroupKey) => row[eventGroupField[by]] ?? '(non
 export function stackedSeries(rows: Row[], by: EventGroupKey, bucket: TimeBucket, timeZone: string, limit = 6) {
   const totals = new Map<string, number>();
   for (const r of rows) totals.set(keyOf(r, by), (totals.get(keyOf(r, by)) ?? 0) + r.count);
-  const top = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([k]) => k);
+  const top = [...totals]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, limit)
+    .map(([k]) => k);
   const keys = totals.size > top.length ? [...top, 'other'] : top;
   const points = new Map<string, Record<string, string | number>>();
   for (const r of [...rows].sort((a, b) => (a.bucket ?? '').localeCompare(b.bucket ?? ''))) {

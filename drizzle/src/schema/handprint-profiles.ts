@@ -42,10 +42,7 @@ export const handprintProfileDevices = pgTable(
     /** The browser's latest `device_signals` block (automation evidence), attached to its linked events. */
     deviceSignals: jsonb('device_signals').$type<Record<string, unknown>>(),
   },
-  (t) => [
-    primaryKey({ columns: [t.handprintId, t.deviceId] }),
-    index('handprint_profile_devices_device_idx').on(t.deviceId, t.lastSeen),
-  ],
+  (t) => [primaryKey({ columns: [t.handprintId, t.deviceId] }), index('handprint_profile_devices_device_idx').on(t.deviceId, t.lastSeen)],
 );
 
 /** Uses of each browser_token (by jti), shared by every Vigil process; rows are deleted after the token expires. */

@@ -42,7 +42,9 @@ export const webhookMessages = pgTable(
     /** The body sent, exactly: `{type, timestamp, data}`. */
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     /** `pending`, `delivered`, `dead` (attempts exhausted), or `cancelled` (its subscription was disabled or deleted). */
-    status: text('status', { enum: ['pending', 'delivered', 'dead', 'cancelled'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'delivered', 'dead', 'cancelled'] })
+      .notNull()
+      .default('pending'),
     /** Delivery attempts made (the first included). */
     attempts: integer('attempts').notNull().default(0),
     /** When the next attempt is due (or, while claimed, when the claim lapses). */

@@ -74,7 +74,10 @@ export class Accounts {
   async delete(actor: Actor, username: string): Promise<Supervisor> {
     return this.change(username, async (tx, row) => {
       await this.keepAnAdmin(tx, row, 'delete');
-      const credentials = await tx.delete(supervisorCredentials).where(eq(supervisorCredentials.supervisorId, row.id)).returning({ id: supervisorCredentials.id });
+      const credentials = await tx
+        .delete(supervisorCredentials)
+        .where(eq(supervisorCredentials.supervisorId, row.id))
+        .returning({ id: supervisorCredentials.id });
       await tx.delete(supervisors).where(eq(supervisors.id, row.id));
       await recordAccountChange(tx, actor, 'delete', row, { role: row.role, credentials_deleted: credentials.length });
       return toSupervisor(row);
@@ -164,7 +167,10 @@ export class Accounts {
       if (!row) return undefined;
       if (!row.credential.revokedAt) {
         await tx.update(supervisorCredentials).set({ revokedAt: this.now() }).where(eq(supervisorCredentials.id, id));
-        await recordAccountChange(tx, actor, kind === 'token' ? 'revoke_token' : 'revoke_session', row.supervisor, { [`${kind}_id`]: id, name: row.credential.name });
+        await recordAccountChange(tx, actor, kind === 'token' ? 'revoke_token' : 'revoke_session', row.supervisor, {
+          [`${kind}_id`]: id,
+          name: row.credential.name,
+        });
       }
       return (await this.options.supervisors.credentials({ kind, id }, tx))[0];
     });
@@ -197,7 +203,10 @@ export class Accounts {
       .from(supervisors)
       .where(and(eq(supervisors.role, 'admin'), isNull(supervisors.disabledAt), ne(supervisors.id, row.id)));
     if (Number(others?.n ?? 0) === 0) {
-      throw new VigilError('conflict', `Cannot ${what} ${row.username}: it is the last enabled admin, and nobody could manage accounts afterwards. Make another account admin first.`);
+      throw new VigilError(
+        'conflict',
+        `Cannot ${what} ${row.username}: it is the last enabled admin, and nobody could manage accounts afterwards. Make another account admin first.`,
+      );
     }
   }
 

@@ -47,7 +47,12 @@ describe.each(testDrivers())('key and token lifetimes on %s', (driver) => {
     const rotated = await keys.rotate(old.id, 2);
     expect(rotated.key).toMatch(/^vigil_wk_/);
     expect(rotated).toMatchObject({ kind: 'write', name: 'rotated by clock', expires_at: null });
-    expect(rotated.previous).toMatchObject({ id: old.id, replaced_by: rotated.id, status: 'rotating', expires_at: new Date(clock.now().getTime() + 2 * HOUR_MS).toISOString() });
+    expect(rotated.previous).toMatchObject({
+      id: old.id,
+      replaced_by: rotated.id,
+      status: 'rotating',
+      expires_at: new Date(clock.now().getTime() + 2 * HOUR_MS).toISOString(),
+    });
     expect(rotations).toMatchObject([{ kind: 'write', id: old.id, replacedBy: rotated.id }]);
 
     clock.advance(2 * HOUR_MS - 1);

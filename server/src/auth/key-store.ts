@@ -29,9 +29,7 @@ export interface ApiKey {
 }
 
 /** Authentication is an expected outcome, so it is data, not an exception. */
-export type KeyCheck =
-  | { ok: true; key: ApiKey }
-  | { ok: false; reason: 'unknown' | 'revoked' | 'expired' };
+export type KeyCheck = { ok: true; key: ApiKey } | { ok: false; reason: 'unknown' | 'revoked' | 'expired' };
 
 export interface KeyListing {
   id: string;
@@ -130,9 +128,7 @@ export class KeyStore {
       .limit(1);
     // Unknown keys are not cached: a key created a moment ago by another process must work at once.
     if (!row) return undefined;
-    const check: KeyCheck = row.revokedAt
-      ? { ok: false, reason: 'revoked' }
-      : { ok: true, key: { id: row.id, kind: row.kind, name: row.name, hash } };
+    const check: KeyCheck = row.revokedAt ? { ok: false, reason: 'revoked' } : { ok: true, key: { id: row.id, kind: row.kind, name: row.name, hash } };
     const entry: Cached = { check, expiresAt: row.expiresAt };
     if (this.cacheEnabled) {
       if (this.cache.size >= CACHE_MAX) this.cache.clear();

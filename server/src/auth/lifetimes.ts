@@ -13,10 +13,7 @@ export const MAX_OVERLAP_HOURS = 720;
  */
 export type CredentialState = 'active' | 'rotating' | 'expired' | 'revoked';
 
-export function credentialState(
-  c: { revokedAt: Date | null; expiresAt: Date | null; replacedBy: string | null },
-  now: Date,
-): CredentialState {
+export function credentialState(c: { revokedAt: Date | null; expiresAt: Date | null; replacedBy: string | null }, now: Date): CredentialState {
   if (c.revokedAt) return 'revoked';
   if (c.expiresAt && c.expiresAt <= now) return 'expired';
   return c.replacedBy ? 'rotating' : 'active';

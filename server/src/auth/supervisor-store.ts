@@ -53,8 +53,7 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 /** last_used_at is written at most this often per credential, so reads do not each cost a write. */
 const USAGE_RESOLUTION_MS = 60_000;
 
-export const isSupervisorSecret = (presented: string) =>
-  presented.startsWith(secretPrefixes.supervisor_token) || presented.startsWith(secretPrefixes.session);
+export const isSupervisorSecret = (presented: string) => presented.startsWith(secretPrefixes.supervisor_token) || presented.startsWith(secretPrefixes.session);
 
 /**
  * Supervisor accounts, their API tokens and console sessions. Credentials are stored as SHA-256 like keys and
@@ -164,7 +163,11 @@ export class SupervisorStore {
   /** Returns false when no such credential exists; revoking twice is harmless. */
   async revoke(id: string, kind?: 'token' | 'session'): Promise<boolean> {
     const where = kind ? and(eq(supervisorCredentials.id, id), eq(supervisorCredentials.kind, kind)) : eq(supervisorCredentials.id, id);
-    const [row] = await this.database.db.select({ id: supervisorCredentials.id, revokedAt: supervisorCredentials.revokedAt }).from(supervisorCredentials).where(where).limit(1);
+    const [row] = await this.database.db
+      .select({ id: supervisorCredentials.id, revokedAt: supervisorCredentials.revokedAt })
+      .from(supervisorCredentials)
+      .where(where)
+      .limit(1);
     if (!row) return false;
     if (!row.revokedAt) await this.database.db.update(supervisorCredentials).set({ revokedAt: this.now() }).where(eq(supervisorCredentials.id, id));
     return true;
@@ -223,7 +226,12 @@ export class SupervisorStore {
           isNull(supervisorCredentials.revokedAt),
         ),
       )
-      .returning({ id: supervisorCredentials.id, name: supervisorCredentials.name, expiresAt: supervisorCredentials.expiresAt, replacedBy: supervisorCredentials.replacedBy });
+      .returning({
+        id: supervisorCredentials.id,
+        name: supervisorCredentials.name,
+        expiresAt: supervisorCredentials.expiresAt,
+        replacedBy: supervisorCredentials.replacedBy,
+      });
     return noted.map((t) => ({ kind: 'token' as const, ...t, expiresAt: t.expiresAt! }));
   }
 }

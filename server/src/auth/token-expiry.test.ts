@@ -26,7 +26,10 @@ describe('token expiry', () => {
   });
 
   it('refuses both at once, a past or invalid time, and days out of range, with validation_failed', () => {
-    expect(refusal(() => tokenExpiry({ expiresAt: new Date('2027-01-01'), expiresInDays: 3 }, 90, now))).toMatchObject({ code: 'validation_failed', message: /exclude each other/ });
+    expect(refusal(() => tokenExpiry({ expiresAt: new Date('2027-01-01'), expiresInDays: 3 }, 90, now))).toMatchObject({
+      code: 'validation_failed',
+      message: /exclude each other/,
+    });
     expect(refusal(() => tokenExpiry({ expiresAt: now }, 90, now))).toMatchObject({ code: 'validation_failed', message: /future/ });
     expect(refusal(() => tokenExpiry({ expiresAt: new Date('nope') }, 90, now))).toMatchObject({ code: 'validation_failed' });
     for (const days of [-1, 1.5, 36_501, Number.NaN]) {

@@ -22,6 +22,7 @@ export function tokenExpiry(expiry: TokenExpiry, defaultDays: number, now: Date)
     return expiresAt;
   }
   const days = expiresInDays ?? defaultDays;
-  if (!Number.isInteger(days) || days < 0 || days > MAX_TOKEN_DAYS) throw invalid('expiresInDays', `must be a whole number from 0 (never) to ${MAX_TOKEN_DAYS}`);
+  if (!Number.isInteger(days) || days < 0 || days > MAX_TOKEN_DAYS)
+    throw invalid('expiresInDays', `must be a whole number from 0 (never) to ${MAX_TOKEN_DAYS}`);
   return days === 0 ? null : new Date(now.getTime() + days * DAY_MS);
 }

@@ -63,10 +63,7 @@ export async function restorePglite(dataDir: string, file: string, force: boolea
   const pgdata = join(dir, 'pgdata');
   await withDataDir(dataDir, 'vigil restore', async () => {
     if (hasFiles(pgdata) && !force) {
-      throw new BackupError(
-        `${pgdata} (VIGIL_DATA_DIR) already holds a database: restore into an empty VIGIL_DATA_DIR, ` +
-          'or pass --force to replace it.',
-      );
+      throw new BackupError(`${pgdata} (VIGIL_DATA_DIR) already holds a database: restore into an empty VIGIL_DATA_DIR, ` + 'or pass --force to replace it.');
     }
     const staging = join(dir, 'pgdata.restoring');
     rmSync(staging, { recursive: true, force: true });

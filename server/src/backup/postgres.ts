@@ -113,8 +113,7 @@ async function prepareTarget(db: Queryable, target: PostgresTarget, force: boole
   const tables = await listTables(db);
   if (tables.length > 0 && !force) {
     throw new BackupError(
-      `The target database is not empty (${tables.length} tables): restore into a new, empty database, ` +
-        'or pass --force to replace everything in it.',
+      `The target database is not empty (${tables.length} tables): restore into a new, empty database, ` + 'or pass --force to replace everything in it.',
     );
   }
   const tool = findPgTool('pg_restore', await serverMajor(db), target.binDir);

@@ -73,10 +73,7 @@ export async function backfill(behavior: LoadedBehavior, options: BackfillOption
       );
       if (!def) return { finished: true, done: -1 };
       const [us, lastId] = def.cursor ? (def.cursor.split(' ') as [string, string]) : [null, null];
-      const after =
-        us === null
-          ? sql`true`
-          : sql`(received_at, id) > (timestamptz 'epoch' + ${us}::int8 * interval '1 microsecond', ${lastId})`;
+      const after = us === null ? sql`true` : sql`(received_at, id) > (timestamptz 'epoch' + ${us}::int8 * interval '1 microsecond', ${lastId})`;
       const chunk = await rows<EventRow>(
         tx,
         sql`SELECT id, name, identity, device_id, handprint_id, ip, session_id, properties,
@@ -102,10 +99,7 @@ export async function backfill(behavior: LoadedBehavior, options: BackfillOption
     if (outcome.done < 0) return false; // Another process holds it, or it was removed or finished meanwhile.
     const now = Date.now();
     if (outcome.finished) {
-      log.info(
-        { behavior: name, id, events: outcome.done, ms: now - started },
-        `behavior ${name}: backfill done, ${outcome.done} events counted`,
-      );
+      log.info({ behavior: name, id, events: outcome.done, ms: now - started }, `behavior ${name}: backfill done, ${outcome.done} events counted`);
       return true;
     }
     if (now - lastLog >= (options.progressEveryMs ?? 2000)) {

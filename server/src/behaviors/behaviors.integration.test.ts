@@ -3,7 +3,6 @@ import { createTestDatabase, testDrivers, type TestDatabase } from '../test-supp
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { writeConfig } from './test-config.js';
 
-
 const behaviors = [
   { name: 'tx_count_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600, filters: ['transfer'] },
   { name: 'tx_sum_1h', group_by: 'identity', operation: 'sum', field: 'properties.amount', window_duration_seconds: 3600, filters: ['transfer'] },
@@ -109,7 +108,11 @@ if (testDrivers().includes('postgres')) {
       const counts: number[] = [];
       for (let i = 0; i < 12; i++) {
         const server = i % 2 === 0 ? a : b;
-        const res = await server.post('/events', { event: 'transfer', identity: 'shared', properties: { amount: i, device_id: 'dx', ip_address: `198.51.100.${i % 3}` } });
+        const res = await server.post('/events', {
+          event: 'transfer',
+          identity: 'shared',
+          properties: { amount: i, device_id: 'dx', ip_address: `198.51.100.${i % 3}` },
+        });
         expect(res.status).toBe(200);
         counts.push(res.body.behaviors.tx_count_1h.count);
         expect(res.body.behaviors.tx_sum_1h.sum).toBe((i * (i + 1)) / 2);

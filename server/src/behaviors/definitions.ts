@@ -163,20 +163,16 @@ export class BehaviorDefinitions {
 
   /** Deletes the data of disabled definitions (after a change or a removal). */
   async purgeDisabled(): Promise<number> {
-    const disabled = await this.db
-      .select({ id: behaviorDefinitions.id })
-      .from(behaviorDefinitions)
-      .where(eq(behaviorDefinitions.enabled, false));
+    const disabled = await this.db.select({ id: behaviorDefinitions.id }).from(behaviorDefinitions).where(eq(behaviorDefinitions.enabled, false));
     for (const { id } of disabled) {
       await this.db.transaction(async (tx) => {
         // Re-check under the row lock: the definition may have been re-enabled meanwhile.
-        const [row] = await tx.execute(sql`SELECT 1 FROM behavior_definitions WHERE id = ${id} AND NOT enabled FOR UPDATE SKIP LOCKED`).then(
-          (r) => (r as unknown as { rows: unknown[] }).rows,
-        );
+        const [row] = await tx
+          .execute(sql`SELECT 1 FROM behavior_definitions WHERE id = ${id} AND NOT enabled FOR UPDATE SKIP LOCKED`)
+          .then((r) => (r as unknown as { rows: unknown[] }).rows);
         if (row) await dropData(tx, [id]);
       });
     }
     return disabled.length;
   }
 }
-

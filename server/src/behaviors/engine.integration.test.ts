@@ -15,13 +15,29 @@ const behaviors = [
   { name: 'n', group_by: 'identity', operation: 'count', window_duration_seconds: 10 },
   { name: 's', group_by: 'identity', operation: 'sum', field: 'properties.amount', window_duration_seconds: 7 },
   { name: 'u', group_by: 'identity', operation: 'unique', field: 'properties.item', window_duration_seconds: 13, return_values: true },
-  { name: 'f', group_by: 'properties.account', operation: 'count', window_duration_seconds: 5, filters: ['transfer', { field: 'properties.amount', operator: 'gt', value: 10 }] },
+  {
+    name: 'f',
+    group_by: 'properties.account',
+    operation: 'count',
+    window_duration_seconds: 5,
+    filters: ['transfer', { field: 'properties.amount', operator: 'gt', value: 10 }],
+  },
 ].map((b) => compileBehavior(behaviorConfigSchema.parse(b)));
 
 const BASE = Date.UTC(2026, 0, 1);
 
 function facts(partial: Partial<EventFacts> & { at: number }): EventFacts {
-  return { name: 'transfer', identity: null, deviceId: null, handprintId: 'hp_x', ip: null, sessionId: null, properties: {}, receivedAt: partial.at, ...partial };
+  return {
+    name: 'transfer',
+    identity: null,
+    deviceId: null,
+    handprintId: 'hp_x',
+    ip: null,
+    sessionId: null,
+    properties: {},
+    receivedAt: partial.at,
+    ...partial,
+  };
 }
 
 /** The definition, by brute force over every earlier event (in processing order) and this one. */

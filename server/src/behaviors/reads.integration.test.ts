@@ -45,7 +45,13 @@ async function seed(db: Queryable, identity: string, total: number, spans: boole
     sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
         SELECT b.id, ${identity}, e.at,
                CASE WHEN b.op = 'sum' THEN (e.i % 10)::float8 END, CASE WHEN b.op = 'unique' THEN 'v' || (e.i % 37) END
-        FROM unnest(${column(behaviors.map((b) => b.id), 'text')}, ${column(behaviors.map((b) => b.operation), 'text')}) AS b(id, op)
+        FROM unnest(${column(
+          behaviors.map((b) => b.id),
+          'text',
+        )}, ${column(
+          behaviors.map((b) => b.operation),
+          'text',
+        )}) AS b(id, op)
         CROSS JOIN (SELECT i, ${T - DAY - 1000}::int8 + floor(i::numeric * ${DAY} / ${total})::int8 AS at
                     FROM generate_series(${first}::int8, ${total}::int8) AS i) AS e
         WHERE e.at >= ${T - REACH}`,
@@ -56,8 +62,17 @@ async function seed(db: Queryable, identity: string, total: number, spans: boole
                CASE WHEN b.op = 'unique' THEN array_agg(DISTINCT p.item) END,
                CASE WHEN ${spans} THEN min(p.at) END, CASE WHEN ${spans} THEN max(p.at) END
         FROM behavior_points p
-        JOIN unnest(${column(behaviors.map((b) => b.id), 'text')}, ${column(behaviors.map((b) => b.operation), 'text')},
-                    ${column(behaviors.map((b) => b.bucketMs), 'int8')}) AS b(id, op, ms) ON b.id = p.behavior_id
+        JOIN unnest(${column(
+          behaviors.map((b) => b.id),
+          'text',
+        )}, ${column(
+          behaviors.map((b) => b.operation),
+          'text',
+        )},
+                    ${column(
+                      behaviors.map((b) => b.bucketMs),
+                      'int8',
+                    )}) AS b(id, op, ms) ON b.id = p.behavior_id
         WHERE p.group_key = ${identity}
         GROUP BY p.behavior_id, p.group_key, b.op, floor(p.at::float8 / b.ms)::int8`,
   );

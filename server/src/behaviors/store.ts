@@ -59,7 +59,11 @@ export async function readBuckets(tx: Queryable, wanted: BucketKey[]): Promise<(
   const found = await preparedRows<BucketColumns & { n: number }>(
     tx,
     sql`SELECT q.n, ${raw(BUCKET_COLUMNS)}
-        FROM ${records(wanted.map((k, n) => ({ n, id: k.behaviorId, g: k.groupKey, k: k.bucket })), 'n int, id text, g text, k int8', 'q')}
+        FROM ${records(
+          wanted.map((k, n) => ({ n, id: k.behaviorId, g: k.groupKey, k: k.bucket })),
+          'n int, id text, g text, k int8',
+          'q',
+        )}
         LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = q.id AND group_key = q.g AND bucket = q.k`)} AS b ON true`,
   );
   const states: (BucketState | undefined)[] = wanted.map(() => undefined);

@@ -19,7 +19,11 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
     const at = stringFlag(args, 'expires-at');
     await withKeys(async (keys) => {
       // Keys never expire unless told to: a backend losing its key on a date nobody chose would drop events.
-      const expiresAt = tokenExpiry({ expiresInDays: days === undefined ? null : Number(days), expiresAt: at === undefined ? null : new Date(at) }, 0, new Date());
+      const expiresAt = tokenExpiry(
+        { expiresInDays: days === undefined ? null : Number(days), expiresAt: at === undefined ? null : new Date(at) },
+        0,
+        new Date(),
+      );
       const created = await keys.create(kind as KeyKind, name, undefined, expiresAt);
       const expires = created.expires_at ? `expires ${created.expires_at}` : 'never expires';
       if (json) print(JSON.stringify({ id: created.id, kind: created.kind, name: created.name, key: created.key, expires_at: created.expires_at }));
@@ -31,7 +35,17 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
     await withKeys(async (keys) => {
       const rotated = await keys.rotate(id, overlapHours);
       const oldUntil = rotated.previous.expires_at!;
-      if (json) print(JSON.stringify({ id: rotated.id, kind: rotated.kind, name: rotated.name, key: rotated.key, expires_at: rotated.expires_at, previous: { id, expires_at: oldUntil } }));
+      if (json)
+        print(
+          JSON.stringify({
+            id: rotated.id,
+            kind: rotated.kind,
+            name: rotated.name,
+            key: rotated.key,
+            expires_at: rotated.expires_at,
+            previous: { id, expires_at: oldUntil },
+          }),
+        );
       else print(`Rotated ${id} into ${rotated.id}; ${id} works until ${oldUntil}. Shown once, store it now:\n${rotated.key}`);
     });
   } else if (sub === 'list') {
@@ -44,7 +58,9 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
       if (listing.length === 0) print('No keys.');
       for (const k of listing) {
         const replaced = k.replaced_by ? `  replaced by ${k.replaced_by}` : '';
-        print(`${k.id}  ${k.kind.padEnd(6)}  ${k.display_prefix}…  ${k.status.padEnd(8)}  expires ${k.expires_at ?? 'never'}  last used ${k.last_used_at ?? 'never'}  ${k.name}${replaced}`);
+        print(
+          `${k.id}  ${k.kind.padEnd(6)}  ${k.display_prefix}…  ${k.status.padEnd(8)}  expires ${k.expires_at ?? 'never'}  last used ${k.last_used_at ?? 'never'}  ${k.name}${replaced}`,
+        );
       }
     });
   } else if (sub === 'revoke') {

@@ -26,4 +26,3 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-

@@ -40,8 +40,7 @@ export function formatStats(stats: StorageStats): string[] {
   return [
     `${'table'.padEnd(width)}  ${'rows'.padStart(12)}  ${'bytes'.padStart(14)}  ${'size'.padStart(10)}  partitions`,
     ...stats.tables.map(
-      (t) =>
-        `${t.table.padEnd(width)}  ${String(t.rows).padStart(12)}  ${String(t.bytes).padStart(14)}  ${mb(t.bytes).padStart(10)}  ${t.partitions || ''}`,
+      (t) => `${t.table.padEnd(width)}  ${String(t.rows).padStart(12)}  ${String(t.bytes).padStart(14)}  ${mb(t.bytes).padStart(10)}  ${t.partitions || ''}`,
     ),
     `${'total'.padEnd(width)}  ${''.padStart(12)}  ${String(stats.totalBytes).padStart(14)}  ${mb(stats.totalBytes).padStart(10)}`,
     stats.events > 0

@@ -25,7 +25,11 @@ describe.each(testDrivers())('vigil supervisors and tokens on %s', (driver) => {
     const account = JSON.parse(created.stdout);
     expect(account).toEqual({ username: 'maria', role: 'supervisor', password: expect.stringMatching(/^.{20,}$/) });
 
-    const chosen = await runCli(['supervisors', 'create', '--username', 'vic', '--role', 'viewer', '--password-stdin', '--json'], db.env, 'a long chosen password\n');
+    const chosen = await runCli(
+      ['supervisors', 'create', '--username', 'vic', '--role', 'viewer', '--password-stdin', '--json'],
+      db.env,
+      'a long chosen password\n',
+    );
     expect(JSON.parse(chosen.stdout)).toEqual({ username: 'vic', role: 'viewer', password: null });
 
     const token = JSON.parse((await runCli(['tokens', 'create', '--username', 'maria', '--json'], db.env)).stdout);

@@ -14,7 +14,9 @@ const print = (text: string) => process.stdout.write(`${text}\n`);
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** The CLI acts with shell access to the server; the audit names the operating-system user who ran it. */
@@ -136,7 +138,9 @@ export async function supervisorsCommand(args: ParsedArgs): Promise<void> {
     await withAccounts(async ({ accounts }) => {
       const entries = await accounts.history({ username, limit });
       if (json) print(JSON.stringify(entries));
-      else for (const e of entries) print(`${e.at.toISOString()}  ${e.actor.name}  ${e.action}  ${e.subject.username}${e.detail ? `  ${JSON.stringify(e.detail)}` : ''}`);
+      else
+        for (const e of entries)
+          print(`${e.at.toISOString()}  ${e.actor.name}  ${e.action}  ${e.subject.username}${e.detail ? `  ${JSON.stringify(e.detail)}` : ''}`);
     });
   } else {
     throw new UsageError(SUPERVISORS_USAGE);
@@ -168,7 +172,15 @@ export async function tokensCommand(args: ParsedArgs): Promise<void> {
     await withAccounts(async ({ accounts }) => {
       const rotated = await accounts.rotateToken(cliActor(), id, overlapHours);
       const oldUntil = rotated.previous.expiresAt!.toISOString();
-      if (json) print(JSON.stringify({ id: rotated.id, token: rotated.token, expires_at: rotated.expiresAt?.toISOString() ?? null, previous: { id, expires_at: oldUntil } }));
+      if (json)
+        print(
+          JSON.stringify({
+            id: rotated.id,
+            token: rotated.token,
+            expires_at: rotated.expiresAt?.toISOString() ?? null,
+            previous: { id, expires_at: oldUntil },
+          }),
+        );
       else print(`Rotated ${id} into ${rotated.id}; ${id} works until ${oldUntil}. Shown once, store it now:\n${rotated.token}`);
     });
   } else if (sub === 'revoke') {

@@ -12,7 +12,11 @@ const USAGE = `webhooks create --url URL --events TYPE,… [--tags TAG,…] [--s
   webhooks delete ID | webhooks messages [--subscription ID] [--status pending|delivered|dead|cancelled] [--limit N] [--json]
   webhooks attempts MESSAGE_ID [--json] | webhooks redeliver MESSAGE_ID [--json]`;
 
-const list = (value: string | undefined) => value?.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function number(args: ParsedArgs, name: string): number | undefined {
   const value = stringFlag(args, name);
@@ -51,7 +55,10 @@ export async function webhooksCommand(args: ParsedArgs): Promise<void> {
         const input = subscriptionFlags(args);
         if (!input.url || !input.eventTypes) throw new UsageError(`webhooks create needs --url and --events\n  ${USAGE}`);
         const { subscription, secret } = await subscriptions.create({ ...input, url: input.url, eventTypes: input.eventTypes });
-        return show({ ...subscription, secret }, `Created webhook subscription ${subscription.id} → ${subscription.url}. Signing secret, shown once:\n${secret}`);
+        return show(
+          { ...subscription, secret },
+          `Created webhook subscription ${subscription.id} → ${subscription.url}. Signing secret, shown once:\n${secret}`,
+        );
       }
       case 'list': {
         const all = await subscriptions.list();
@@ -74,14 +81,23 @@ export async function webhooksCommand(args: ParsedArgs): Promise<void> {
       }
       case 'messages': {
         const status = stringFlag(args, 'status') as 'pending' | 'delivered' | 'dead' | 'cancelled' | undefined;
-        if (status && !['pending', 'delivered', 'dead', 'cancelled'].includes(status)) throw new UsageError('--status must be pending, delivered, dead or cancelled');
+        if (status && !['pending', 'delivered', 'dead', 'cancelled'].includes(status))
+          throw new UsageError('--status must be pending, delivered, dead or cancelled');
         const messages = await subscriptions.messages({ subscriptionId: stringFlag(args, 'subscription'), status, limit: number(args, 'limit') ?? 50 });
-        return show(messages, messages.map((m) => `${m.id}  ${m.type.padEnd(28)}  ${m.status.padEnd(9)}  attempts ${m.attempts}  last ${m.lastStatus ?? '-'}`).join('\n') || 'No messages.');
+        return show(
+          messages,
+          messages.map((m) => `${m.id}  ${m.type.padEnd(28)}  ${m.status.padEnd(9)}  attempts ${m.attempts}  last ${m.lastStatus ?? '-'}`).join('\n') ||
+            'No messages.',
+        );
       }
       case 'attempts': {
         if (!id) throw new UsageError('webhooks attempts needs the message id');
         const attempts = await subscriptions.attempts(id);
-        return show(attempts, attempts.map((a) => `#${a.attempt}  ${a.at.toISOString()}  ${a.status ?? '-'}  ${a.durationMs} ms  ${a.trigger}  ${a.error ?? ''}`).join('\n') || 'No attempts.');
+        return show(
+          attempts,
+          attempts.map((a) => `#${a.attempt}  ${a.at.toISOString()}  ${a.status ?? '-'}  ${a.durationMs} ms  ${a.trigger}  ${a.error ?? ''}`).join('\n') ||
+            'No attempts.',
+        );
       }
       case 'redeliver': {
         if (!id) throw new UsageError('webhooks redeliver needs the message id');

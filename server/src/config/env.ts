@@ -2,16 +2,23 @@ import { z } from 'zod';
 import { DEFAULT_OVERLAP_HOURS } from '../auth/lifetimes.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const csv = z
-  .string()
-  .transform((s) => s.split(',').map((part) => part.trim()).filter(Boolean));
+const csv = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
 
 /** `kid:secret,kid:secret`: browser_token keys, the first one signs; HMAC keys shorter than 32 bytes are refused. */
 const tokenSecrets = z.string().transform((s, ctx) => {
-  const keys = s.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const at = part.indexOf(':');
-    return { kid: at > 0 ? part.slice(0, at) : '', secret: at > 0 ? part.slice(at + 1) : '' };
-  });
+  const keys = s
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const at = part.indexOf(':');
+      return { kid: at > 0 ? part.slice(0, at) : '', secret: at > 0 ? part.slice(at + 1) : '' };
+    });
   if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'give at least one kid:secret' });
   for (const { kid, secret } of keys) {
     if (!/^[A-Za-z0-9_-]{1,32}$/.test(kid)) ctx.addIssue({ code: 'custom', message: `kid "${kid}" must be 1-32 of [A-Za-z0-9_-] before the colon` });

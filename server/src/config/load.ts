@@ -45,7 +45,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   const parsed = envSchema.safeParse(environment);
   if (!parsed.success) throw new ConfigError(`Invalid environment:\n${describe(parsed.error)}`);
   const env = parsed.data;
-  if (env.DATABASE_REPLICA_URL && !env.DATABASE_URL) throw new ConfigError('DATABASE_REPLICA_URL needs DATABASE_URL: a replica serves reports of a PostgreSQL primary');
+  if (env.DATABASE_REPLICA_URL && !env.DATABASE_URL)
+    throw new ConfigError('DATABASE_REPLICA_URL needs DATABASE_URL: a replica serves reports of a PostgreSQL primary');
   const file = readFileConfig(env.VIGIL_CONFIG);
   const tagWeights = { ...defaultTagWeights, ...file.score.weights };
   for (const [tag, w] of Object.entries(tagWeights)) {

@@ -33,12 +33,7 @@ export interface DatabaseHandle {
    * re-established by itself: `onLost` when it drops (notifications may be missed from then on), `onRestored`
    * when it listens again.
    */
-  listen(
-    channel: string,
-    onMessage: (payload: string) => void,
-    onLost: (error: Error) => void,
-    onRestored?: () => void,
-  ): Promise<() => Promise<void>>;
+  listen(channel: string, onMessage: (payload: string) => void, onLost: (error: Error) => void, onRestored?: () => void): Promise<() => Promise<void>>;
   /** Throws when the database is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;

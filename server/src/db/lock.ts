@@ -15,12 +15,17 @@ export class DataDirLockedError extends DataDirError {
 function unusable(dir: string, error: unknown): DataDirError {
   const code = (error as NodeJS.ErrnoException).code ?? 'error';
   const why =
-    code === 'EROFS' ? 'it is on a read-only file system'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'ENOTDIR' ? 'a part of the path is a file'
-    : code === 'ENOENT' ? 'it does not exist and cannot be created'
-    : code === 'ENOSPC' ? 'the disk is full'
-    : (error as Error).message;
+    code === 'EROFS'
+      ? 'it is on a read-only file system'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'ENOTDIR'
+          ? 'a part of the path is a file'
+          : code === 'ENOENT'
+            ? 'it does not exist and cannot be created'
+            : code === 'ENOSPC'
+              ? 'the disk is full'
+              : (error as Error).message;
   return new DataDirError(`Cannot use the data directory ${dir} (VIGIL_DATA_DIR): ${why} (${code})`);
 }
 

@@ -15,11 +15,7 @@ export interface ListenCallbacks {
  * again (`onRestored`). Every client carries an 'error' listener from birth: an unhandled one would end the process.
  * pg-listen does the same but is unmaintained; this is the part of it Vigil needs.
  */
-export async function listenWithReconnect(
-  newClient: () => pg.Client,
-  channel: string,
-  callbacks: ListenCallbacks,
-): Promise<() => Promise<void>> {
+export async function listenWithReconnect(newClient: () => pg.Client, channel: string, callbacks: ListenCallbacks): Promise<() => Promise<void>> {
   let current: pg.Client | undefined;
   let stopped = false;
   let delay = FIRST_RETRY_MS;

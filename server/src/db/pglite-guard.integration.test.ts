@@ -56,7 +56,11 @@ describe('PgliteGuard on a full disk', () => {
     const deadline = setTimeout(() => child.kill('SIGKILL'), 120_000);
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     clearTimeout(deadline);
-    const steps = out.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const steps = out
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(steps[0], err).toMatchObject({ step: 'first error', code: '53100' });
     // The condition that hangs PGlite: the next WAL segment could not be created.
     expect(steps[0].message).toContain('pg_wal');

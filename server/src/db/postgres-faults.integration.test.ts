@@ -124,7 +124,12 @@ describe('PostgreSQL faults under load', () => {
       const batch = await fetch(`${vigil.url}/events/batch`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ events: [{ event: 'login', identity: 'batch-a' }, { event: 'login', identity: 'batch-b' }] }),
+        body: JSON.stringify({
+          events: [
+            { event: 'login', identity: 'batch-a' },
+            { event: 'login', identity: 'batch-b' },
+          ],
+        }),
       });
       expect(isDocumentedUnavailable(batch, await batch.text())).toBe(true);
       await new Promise((r) => setTimeout(r, 3000));

@@ -83,9 +83,8 @@ describe('reporting reads on a streaming replica', () => {
 
   it('reads received order only up to its lag and the settle time before now, and everything once caught up', async () => {
     const page = async () =>
-      (
-        await graphql(vigil, token, '{ events(filter: {deviceId: "rep-order"}, order: RECEIVED_ASC, first: 100) { nodes { id receivedAt } } }')
-      ).body.data.events.nodes as { receivedAt: string }[];
+      (await graphql(vigil, token, '{ events(filter: {deviceId: "rep-order"}, order: RECEIVED_ASC, first: 100) { nodes { id receivedAt } } }')).body.data.events
+        .nodes as { receivedAt: string }[];
     expect((await post('rep-order', 1)).status).toBe(200);
     await eventuallyCounts('rep-order', 1);
     await sql(replica.url, 'SELECT pg_wal_replay_pause()');

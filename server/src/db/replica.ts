@@ -93,7 +93,9 @@ export class ReplicaMonitor {
   assertUsable(): void {
     const state = this.state;
     if (state.status === 'unreachable') {
-      throw this.unavailable('The reporting replica (DATABASE_REPLICA_URL) is not reachable; reports are unavailable until it is back. Events are still accepted.');
+      throw this.unavailable(
+        'The reporting replica (DATABASE_REPLICA_URL) is not reachable; reports are unavailable until it is back. Events are still accepted.',
+      );
     }
     if (state.status === 'lagging') {
       const limit = this.options.maxLagMs / 1000;

@@ -52,15 +52,17 @@ export function reportingPool(
     return client;
   };
   // Promise-style calls only: pg-pool's own query() calls connect() with a callback, which passes through.
-  const guarded = (call: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
-    if (typeof args[args.length - 1] === 'function') return call(...args);
-    try {
-      replica?.assertUsable();
-    } catch (refusal) {
-      return Promise.reject(refusal);
-    }
-    return translated(call(...args));
-  };
+  const guarded =
+    (call: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      if (typeof args[args.length - 1] === 'function') return call(...args);
+      try {
+        replica?.assertUsable();
+      } catch (refusal) {
+        return Promise.reject(refusal);
+      }
+      return translated(call(...args));
+    };
   pool.query = guarded(query) as Pool['query'];
   pool.connect = ((...args: unknown[]) => {
     const result = guarded(connect)(...args);

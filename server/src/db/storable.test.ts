@@ -43,10 +43,21 @@ describe('jsonTreeIssues', () => {
     );
     const text = fc.string({ unit, maxLength: 6 });
     const tree = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(text, tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     const strings = (v: unknown, depth: number): string[] =>
-      typeof v === 'string' ? [v] : v && typeof v === 'object' && depth <= 32 ? Object.entries(v).flatMap(([k, c]) => [...(Array.isArray(v) ? [] : [k]), ...strings(c, depth + 1)]) : [];
+      typeof v === 'string'
+        ? [v]
+        : v && typeof v === 'object' && depth <= 32
+          ? Object.entries(v).flatMap(([k, c]) => [...(Array.isArray(v) ? [] : [k]), ...strings(c, depth + 1)])
+          : [];
     fc.assert(
       fc.property(fc.dictionary(text, tree, { maxKeys: 6 }), (value) => {
         const issues = jsonTreeIssues(value, { maxDepth: 32, maxKeys: 10_000 });

@@ -26,7 +26,6 @@ describe('csv', () => {
   });
 });
 
-
 describe('csvCell', () => {
   it.each([
     ['=1+1', "'=1+1"],

@@ -38,8 +38,18 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
 
   // The authorization matrix of every new field: admin only, keys and bad credentials refused before GraphQL.
   const u = () => ({ u: spare.username });
-  graphqlAuthCases(() => server, { name: 'mutation disableSupervisor', query: 'mutation ($u: String!) { disableSupervisor(username: $u) { disabledAt } }', variables: u, permission: 'admin' });
-  graphqlAuthCases(() => server, { name: 'mutation enableSupervisor', query: 'mutation ($u: String!) { enableSupervisor(username: $u) { disabledAt } }', variables: u, permission: 'admin' });
+  graphqlAuthCases(() => server, {
+    name: 'mutation disableSupervisor',
+    query: 'mutation ($u: String!) { disableSupervisor(username: $u) { disabledAt } }',
+    variables: u,
+    permission: 'admin',
+  });
+  graphqlAuthCases(() => server, {
+    name: 'mutation enableSupervisor',
+    query: 'mutation ($u: String!) { enableSupervisor(username: $u) { disabledAt } }',
+    variables: u,
+    permission: 'admin',
+  });
   graphqlAuthCases(() => server, {
     name: 'mutation deleteSupervisor',
     query: 'mutation ($u: String!) { deleteSupervisor(username: $u) { username } }',
@@ -52,12 +62,36 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
     variables: u,
     permission: 'admin',
   });
-  graphqlAuthCases(() => server, { name: 'mutation setSupervisorRole', query: 'mutation ($u: String!) { setSupervisorRole(username: $u, role: VIEWER) { role } }', variables: u, permission: 'admin' });
+  graphqlAuthCases(() => server, {
+    name: 'mutation setSupervisorRole',
+    query: 'mutation ($u: String!) { setSupervisorRole(username: $u, role: VIEWER) { role } }',
+    variables: u,
+    permission: 'admin',
+  });
   graphqlAuthCases(() => server, { name: 'query sessions', query: '{ sessions { id expiresAt } }', permission: 'admin' });
-  graphqlAuthCases(() => server, { name: 'query sessions(username)', query: 'query ($u: String) { sessions(username: $u) { id } }', variables: u, permission: 'admin' });
-  graphqlAuthCases(() => server, { name: 'query tokens(username)', query: 'query ($u: String) { tokens(username: $u) { id expiresAt } }', variables: u, permission: 'admin' });
-  graphqlAuthCases(() => server, { name: 'mutation revokeSession', query: 'mutation ($id: ID!) { revokeSession(id: $id) { revokedAt } }', variables: () => ({ id: spareSessionId }), permission: 'admin' });
-  graphqlAuthCases(() => server, { name: 'query accountAudit', query: '{ accountAudit(first: 5) { action username actor { kind name } at } }', permission: 'admin' });
+  graphqlAuthCases(() => server, {
+    name: 'query sessions(username)',
+    query: 'query ($u: String) { sessions(username: $u) { id } }',
+    variables: u,
+    permission: 'admin',
+  });
+  graphqlAuthCases(() => server, {
+    name: 'query tokens(username)',
+    query: 'query ($u: String) { tokens(username: $u) { id expiresAt } }',
+    variables: u,
+    permission: 'admin',
+  });
+  graphqlAuthCases(() => server, {
+    name: 'mutation revokeSession',
+    query: 'mutation ($id: ID!) { revokeSession(id: $id) { revokedAt } }',
+    variables: () => ({ id: spareSessionId }),
+    permission: 'admin',
+  });
+  graphqlAuthCases(() => server, {
+    name: 'query accountAudit',
+    query: '{ accountAudit(first: 5) { action username actor { kind name } at } }',
+    permission: 'admin',
+  });
   graphqlAuthCases(() => server, {
     name: 'mutation createToken(expiresInDays)',
     query: 'mutation ($u: String!) { createToken(username: $u, name: "expiring", expiresInDays: 7) { expiresAt } }',
@@ -68,7 +102,9 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
   it('disables an account at once: no sign-in, sessions end, tokens refused; enabling brings back only unrevoked tokens', async () => {
     const target = await createAccount(server, 'supervisor');
     const session = await openSession(server, target);
-    const second = await graphql(server, accounts.admin.token, 'mutation ($u: String!) { createToken(username: $u, name: "second") { id token } }', { u: target.username });
+    const second = await graphql(server, accounts.admin.token, 'mutation ($u: String!) { createToken(username: $u, name: "second") { id token } }', {
+      u: target.username,
+    });
     const revokedToken = second.body.data.createToken;
     await admin('mutation ($id: ID!) { revokeToken(id: $id) { id } }', { id: revokedToken.id });
 
@@ -93,7 +129,9 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
     expect((await me(revokedToken.token)).body.detail).toMatch(/token has been revoked/);
     expect((await login(target.username, target.password)).status).toBe(200);
 
-    const audit = await admin('query ($u: String) { accountAudit(username: $u) { action username supervisorId actor { kind id name } detail } }', { u: target.username });
+    const audit = await admin('query ($u: String) { accountAudit(username: $u) { action username supervisorId actor { kind id name } detail } }', {
+      u: target.username,
+    });
     expect(audit.body.data.accountAudit.map((r: { action: string }) => r.action)).toEqual(['ENABLE', 'DISABLE', 'REVOKE_TOKEN', 'CREATE_TOKEN']);
     expect(audit.body.data.accountAudit[1]).toEqual({
       action: 'DISABLE',
@@ -114,7 +152,12 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
     const rows = await server.database.db.select().from(supervisorCredentials).where(eq(supervisorCredentials.supervisorId, target.id));
     expect(rows).toEqual([]);
     const audit = await admin('query ($u: String) { accountAudit(username: $u) { action username supervisorId detail } }', { u: target.username });
-    expect(audit.body.data.accountAudit[0]).toEqual({ action: 'DELETE', username: target.username, supervisorId: target.id, detail: { role: 'viewer', credentials_deleted: 2 } });
+    expect(audit.body.data.accountAudit[0]).toEqual({
+      action: 'DELETE',
+      username: target.username,
+      supervisorId: target.id,
+      detail: { role: 'viewer', credentials_deleted: 2 },
+    });
     const again = await admin('mutation ($u: String!) { deleteSupervisor(username: $u) { id } }', { u: target.username });
     expect(errorCode(again)).toBe('not_found');
   });
@@ -122,7 +165,9 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
   it('resets a password: a new one shown once, the old one refused, every session ended, tokens kept', async () => {
     const target = await createAccount(server, 'viewer');
     const sessions = [await openSession(server, target), await openSession(server, target)];
-    const reset = await admin('mutation ($u: String!) { resetSupervisorPassword(username: $u) { password sessionsRevoked supervisor { username } } }', { u: target.username });
+    const reset = await admin('mutation ($u: String!) { resetSupervisorPassword(username: $u) { password sessionsRevoked supervisor { username } } }', {
+      u: target.username,
+    });
     const { password, sessionsRevoked } = reset.body.data.resetSupervisorPassword;
     expect(password).toMatch(/^\S{20,}$/);
     expect(sessionsRevoked).toBe(2);
@@ -152,10 +197,16 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
     const target = await createAccount(server, 'viewer');
     const [first, second] = [await openSession(server, target), await openSession(server, target)];
     await me(first.token);
-    const listed = await admin('query ($u: String) { sessions(username: $u) { id username createdAt expiresAt lastUsedAt revokedAt } }', { u: target.username });
+    const listed = await admin('query ($u: String) { sessions(username: $u) { id username createdAt expiresAt lastUsedAt revokedAt } }', {
+      u: target.username,
+    });
     const sessions = listed.body.data.sessions;
     expect(sessions.map((s: { id: string }) => s.id).sort()).toEqual([first.id, second.id].sort());
-    expect(sessions.find((s: { id: string }) => s.id === first.id)).toMatchObject({ username: target.username, lastUsedAt: expect.any(String), revokedAt: null });
+    expect(sessions.find((s: { id: string }) => s.id === first.id)).toMatchObject({
+      username: target.username,
+      lastUsedAt: expect.any(String),
+      revokedAt: null,
+    });
     expect(Date.parse(sessions[0].expiresAt)).toBeGreaterThan(Date.now());
 
     const revoked = await admin('mutation ($id: ID!) { revokeSession(id: $id) { id revokedAt } }', { id: first.id });
@@ -164,7 +215,10 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
     expect((await me(second.token)).status).toBe(200);
     // Only the sessions that still work, when asked: expired and ended ones are left out.
     const third = await openSession(server, target);
-    await server.database.db.update(supervisorCredentials).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(supervisorCredentials.id, third.id));
+    await server.database.db
+      .update(supervisorCredentials)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(supervisorCredentials.id, third.id));
     const active = await admin('query ($u: String) { sessions(username: $u, active: true) { id } }', { u: target.username });
     expect(active.body.data.sessions).toEqual([{ id: second.id }]);
     const all = await admin('query ($u: String) { sessions(username: $u) { id } }', { u: target.username });
@@ -179,7 +233,8 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
   });
 
   it('creates tokens that expire: the default of 90 days, days, a time, or never; an expired token is refused', async () => {
-    const create = (args: string) => admin(`mutation ($u: String!) { createToken(username: $u, name: "t" ${args}) { id token expiresAt } }`, { u: spare.username });
+    const create = (args: string) =>
+      admin(`mutation ($u: String!) { createToken(username: $u, name: "t" ${args}) { id token expiresAt } }`, { u: spare.username });
     const days = (res: { body: { data: { createToken: { expiresAt: string } } } }) => (Date.parse(res.body.data.createToken.expiresAt) - Date.now()) / DAY_MS;
     expect(days(await create(''))).toBeCloseTo(90, 1);
     expect(days(await create(', expiresInDays: 7'))).toBeCloseTo(7, 1);
@@ -189,13 +244,20 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
 
     const soon = (await create(', expiresInDays: 1')).body.data.createToken;
     expect((await me(soon.token)).status).toBe(200);
-    await server.database.db.update(supervisorCredentials).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(supervisorCredentials.id, soon.id));
+    await server.database.db
+      .update(supervisorCredentials)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(supervisorCredentials.id, soon.id));
     const expired = await me(soon.token);
     expect(expired.status).toBe(401);
     expect(expired.body.detail).toBe('This token has expired; ask an admin for a new one');
 
     const audit = await admin('query ($u: String) { accountAudit(username: $u, first: 1) { action actor { name } detail } }', { u: spare.username });
-    expect(audit.body.data.accountAudit[0]).toMatchObject({ action: 'CREATE_TOKEN', actor: { name: accounts.admin.username }, detail: { token_id: soon.id, name: 't' } });
+    expect(audit.body.data.accountAudit[0]).toMatchObject({
+      action: 'CREATE_TOKEN',
+      actor: { name: accounts.admin.username },
+      detail: { token_id: soon.id, name: 't' },
+    });
   });
 
   it('answers unknown accounts with not_found and bad arguments with validation_failed', async () => {
@@ -212,7 +274,12 @@ describe.each(testDrivers())('GraphQL account administration on %s', (driver) =>
     expect(errorCode(await admin('{ accountAudit(first: 0) { id } }'))).toBe('validation_failed');
     expect(errorCode(await admin('{ accountAudit(first: 501) { id } }'))).toBe('validation_failed');
     const u = { u: spare.username };
-    for (const args of ['expiresInDays: -1', 'expiresInDays: 36501', 'expiresAt: "2001-01-01T00:00:00Z"', 'expiresInDays: 3, expiresAt: "2099-01-01T00:00:00Z"']) {
+    for (const args of [
+      'expiresInDays: -1',
+      'expiresInDays: 36501',
+      'expiresAt: "2001-01-01T00:00:00Z"',
+      'expiresInDays: 3, expiresAt: "2099-01-01T00:00:00Z"',
+    ]) {
       const res = await admin(`mutation ($u: String!) { createToken(username: $u, ${args}) { id } }`, u);
       expect(errorCode(res)).toBe('validation_failed');
     }

@@ -109,9 +109,20 @@ describe.each(testDrivers())('GraphQL behaviors on %s', (driver) => {
     const again = await admin(DEFINE, { input: { ...input, description: 'renamed' } });
     expect(again.body.data.defineBehavior).toMatchObject({ id: res.body.data.defineBehavior.id, description: 'renamed', status: 'READY' });
     const ips = await admin(DEFINE, {
-      input: { name: 'ips_10m', groupBy: 'properties.account', operation: 'UNIQUE', field: 'ip_address', windowDurationSeconds: 600, returnValues: true, filters: [{ field: 'event', operator: 'IN', value: ['login', 'transfer'] }] },
+      input: {
+        name: 'ips_10m',
+        groupBy: 'properties.account',
+        operation: 'UNIQUE',
+        field: 'ip_address',
+        windowDurationSeconds: 600,
+        returnValues: true,
+        filters: [{ field: 'event', operator: 'IN', value: ['login', 'transfer'] }],
+      },
     });
-    expect(ips.body.data.defineBehavior).toMatchObject({ returnValues: true, filters: [{ event: null, field: 'event', operator: 'IN', value: ['login', 'transfer'] }] });
+    expect(ips.body.data.defineBehavior).toMatchObject({
+      returnValues: true,
+      filters: [{ event: null, field: 'event', operator: 'IN', value: ['login', 'transfer'] }],
+    });
   });
 
   it('refuses an invalid definition with validation_failed and the paths of the input fields', async () => {
@@ -128,7 +139,9 @@ describe.each(testDrivers())('GraphQL behaviors on %s', (driver) => {
     expect(await errorsOf({ ...base, windowDurationSeconds: 90 * 86400 + 1, name: '1x' })).toEqual(['input.name', 'input.windowDurationSeconds']);
     expect(await errorsOf({ ...base, field: 'properties.amount', returnValues: true })).toEqual(['input.field', 'input.returnValues']);
     expect(await errorsOf({ ...base, operation: 'SUM' })).toEqual(['input.field']);
-    expect(await errorsOf({ ...base, filters: [{ event: 'login' }, { field: 'properties.amount', operator: 'GT', value: 'ten' }] })).toEqual(['input.filters.1.value']);
+    expect(await errorsOf({ ...base, filters: [{ event: 'login' }, { field: 'properties.amount', operator: 'GT', value: 'ten' }] })).toEqual([
+      'input.filters.1.value',
+    ]);
     expect(await errorsOf({ ...base, filters: [{ field: 'properties.x', operator: 'IN', value: 'a' }] })).toEqual(['input.filters.0.value']);
     expect(await errorsOf({ ...base, filters: [{ field: 'nowhere', operator: 'EXISTS' }] })).toEqual(['input.filters.0.field']);
     expect(await errorsOf({ ...base, filters: [{ event: 'login', field: 'identity', operator: 'EXISTS' }] })).toEqual(['input.filters.0.event']);

@@ -95,8 +95,13 @@ export function tooExpensive(message: string): GraphQLError {
 const n = (x: number) => x.toLocaleString('en');
 
 export function overBudget(cost: number, max: number, scans: readonly Scan[]): GraphQLError {
-  const reads = scans.length > 0 ? ` It reads ${n(scans.length)} times (${[...new Set(scans.map((s) => s.field))].join(', ')}), each costing what it may read (1 per ${n(ROWS_PER_COST)} rows, at least ${SCAN_FLOOR}).` : '';
-  return tooExpensive(`Query costs ${n(cost)}; the limit is ${n(max)} (over by ${n(cost - max)}).${reads} Ask for fewer items, fields, counts or summaries, or narrow the filters.`);
+  const reads =
+    scans.length > 0
+      ? ` It reads ${n(scans.length)} times (${[...new Set(scans.map((s) => s.field))].join(', ')}), each costing what it may read (1 per ${n(ROWS_PER_COST)} rows, at least ${SCAN_FLOOR}).`
+      : '';
+  return tooExpensive(
+    `Query costs ${n(cost)}; the limit is ${n(max)} (over by ${n(cost - max)}).${reads} Ask for fewer items, fields, counts or summaries, or narrow the filters.`,
+  );
 }
 
 /** The embedded database cannot stop a statement once it runs: one that may read more than the limit is refused. */

@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DatabaseHealth } from '../db/health.js';
 import { formatError, unavailableAnswers } from './errors.js';
 
-const shutDown = () =>
-  Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01' });
+const shutDown = () => Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01' });
 
 /** A plugin that reads the database before execution, as the cost limit reads its row estimates. */
 const readsBeforeExecution = (error: () => Error): ApolloServerPlugin => ({

@@ -39,7 +39,11 @@ function originalOf(error: unknown): unknown {
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const unwrapped = originalOf(error);
   const original = vigilCause(unwrapped) ?? unwrapped;
-  const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+  const base = {
+    message: formatted.message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+  };
   const extensionsOf = (code: ErrorCode, errors?: unknown) => ({
     code,
     type: problemType(code),
@@ -60,7 +64,11 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && code in errorCatalog) return { ...base, extensions: extensionsOf(code as ErrorCode, formatted.extensions?.errors) };
   if (typeof code === 'string' && apolloCodes[code]) return { ...base, extensions: extensionsOf(apolloCodes[code]!) };
-  return { message: 'An internal error occurred; it has been logged.', ...(formatted.path ? { path: formatted.path } : {}), extensions: extensionsOf('internal') };
+  return {
+    message: 'An internal error occurred; it has been logged.',
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: extensionsOf('internal'),
+  };
 }
 
 /** Internal failures are answered without detail (formatError), so they are logged here with it. */

@@ -46,7 +46,9 @@ describe.each(testDrivers())('events as a reporting source on %s', (driver) => {
   });
 
   it('filters by handprint, score range and either time', async () => {
-    const [{ handprint_id: handprint }] = [await post({ event: 'probe', identity: 'timed', properties: { device_id: 'rep-t', timestamp: '2020-01-02T03:04:05Z' } })];
+    const [{ handprint_id: handprint }] = [
+      await post({ event: 'probe', identity: 'timed', properties: { device_id: 'rep-t', timestamp: '2020-01-02T03:04:05Z' } }),
+    ];
     expect(await ids({ handprintId: handprint, event: 'probe' })).toEqual(['timed']);
     const old = { from: '2020-01-01T00:00:00Z', to: '2020-01-03T00:00:00Z' };
     expect(await ids({ ...old, timeField: 'OCCURRED' })).toEqual(['timed']);
@@ -74,7 +76,14 @@ describe.each(testDrivers())('events as a reporting source on %s', (driver) => {
     const [after, before] = res.body.data.events.nodes;
     expect(before.identity).toBe('before-transfer');
     expect(before.behaviors).toEqual([{ name: 'logins_1h', count: 1, sum: null, unique: null, values: null }]);
-    expect(before.emailIntel).toMatchObject({ address: 'Ana.Smith+x@gmail.com', valid: true, normalized: 'anasmith@gmail.com', freeProvider: true, disposable: false, devicesSeen: 1 });
+    expect(before.emailIntel).toMatchObject({
+      address: 'Ana.Smith+x@gmail.com',
+      valid: true,
+      normalized: 'anasmith@gmail.com',
+      freeProvider: true,
+      disposable: false,
+      devicesSeen: 1,
+    });
     expect(before.phoneIntel).toMatchObject({ number: '+14155552671', valid: true, e164: '+14155552671', country: 'US' });
     expect(before.deviceState).toMatchObject({ isRegistered: true, registeredTo: 'ana', role: 'teller', branch: 'harbour', status: 'ACTIVE' });
     expect(before.deviceState.metadata).toMatchObject({ branch: 'harbour' });
@@ -115,7 +124,10 @@ describe.each(testDrivers())('events as a reporting source on %s', (driver) => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const res: Awaited<ReturnType<typeof gql>> = await gql('query ($after: String) { events(order: RECEIVED_ASC, first: 2, after: $after, filter: { event: "tie" }) { pageInfo { hasNextPage endCursor } nodes { id identity } } }', { after });
+      const res: Awaited<ReturnType<typeof gql>> = await gql(
+        'query ($after: String) { events(order: RECEIVED_ASC, first: 2, after: $after, filter: { event: "tie" }) { pageInfo { hasNextPage endCursor } nodes { id identity } } }',
+        { after },
+      );
       seen.push(...res.body.data.events.nodes.map((n: { identity: string }) => n.identity));
       after = res.body.data.events.pageInfo.hasNextPage ? res.body.data.events.pageInfo.endCursor : null;
     } while (after);
@@ -124,9 +136,15 @@ describe.each(testDrivers())('events as a reporting source on %s', (driver) => {
 
   it('holds back events received within the settle time, so a cursor never passes one still being stored', async () => {
     await post({ event: 'settling', identity: 'fresh' });
-    const held = await listEvents(server.database.reporting, { event: 'settling' }, 10, null, { order: 'received_asc', receivedBefore: new Date(Date.now() - 60_000) });
+    const held = await listEvents(server.database.reporting, { event: 'settling' }, 10, null, {
+      order: 'received_asc',
+      receivedBefore: new Date(Date.now() - 60_000),
+    });
     expect(held.events).toEqual([]);
-    const settled = await listEvents(server.database.reporting, { event: 'settling' }, 10, null, { order: 'received_asc', receivedBefore: new Date(Date.now() + 1) });
+    const settled = await listEvents(server.database.reporting, { event: 'settling' }, 10, null, {
+      order: 'received_asc',
+      receivedBefore: new Date(Date.now() + 1),
+    });
     expect(settled.events.map((e) => e.identity)).toEqual(['fresh']);
   });
 

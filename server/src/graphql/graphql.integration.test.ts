@@ -32,8 +32,7 @@ describe.each(testDrivers())('GraphQL over HTTP on %s', (driver) => {
   });
   afterAll(async () => server?.close());
 
-  const gql = (query: string, variables: Record<string, unknown> = {}, token = accounts.supervisor.token) =>
-    graphql(server, token, query, variables);
+  const gql = (query: string, variables: Record<string, unknown> = {}, token = accounts.supervisor.token) => graphql(server, token, query, variables);
 
   // The authorization matrix, for every query and mutation.
   const read = [
@@ -53,7 +52,12 @@ describe.each(testDrivers())('GraphQL over HTTP on %s', (driver) => {
   for (const [name, query] of manage) graphqlAuthCases(() => server, { name, query, permission: 'manage_devices' });
   graphqlAuthCases(() => server, { name: 'query keys', query: '{ keys { id } }', permission: 'admin' });
   graphqlAuthCases(() => server, { name: 'mutation createKey', query: 'mutation { createKey(kind: CLIENT, name: "m") { secret } }', permission: 'admin' });
-  graphqlAuthCases(() => server, { name: 'mutation revokeKey', query: 'mutation ($id: ID!) { revokeKey(id: $id) { id } }', variables: () => ({ id: spareKeyId }), permission: 'admin' });
+  graphqlAuthCases(() => server, {
+    name: 'mutation revokeKey',
+    query: 'mutation ($id: ID!) { revokeKey(id: $id) { id } }',
+    variables: () => ({ id: spareKeyId }),
+    permission: 'admin',
+  });
   graphqlAuthCases(() => server, { name: 'query supervisors', query: '{ supervisors { username } }', permission: 'admin' });
   graphqlAuthCases(() => server, {
     name: 'mutation createSupervisor',
@@ -68,7 +72,12 @@ describe.each(testDrivers())('GraphQL over HTTP on %s', (driver) => {
     variables: () => ({ u: accounts.viewer.username }),
     permission: 'admin',
   });
-  graphqlAuthCases(() => server, { name: 'mutation revokeToken', query: 'mutation ($id: ID!) { revokeToken(id: $id) { id } }', variables: () => ({ id: spareTokenId }), permission: 'admin' });
+  graphqlAuthCases(() => server, {
+    name: 'mutation revokeToken',
+    query: 'mutation ($id: ID!) { revokeToken(id: $id) { id } }',
+    variables: () => ({ id: spareTokenId }),
+    permission: 'admin',
+  });
 
   it('pages a Relay connection over 1,000 devices with filters and totalCount', async () => {
     const query = `query ($filter: DeviceFilter, $after: String) {
@@ -145,14 +154,32 @@ describe.each(testDrivers())('GraphQL over HTTP on %s', (driver) => {
     expect(on.body.data.reactivateDevice.status).toBe('ACTIVE');
     const history = await gql('{ device(id: "g-flow") { history { action fromUser toUser by reason actor { kind name } } } }');
     expect(history.body.data.device.history.slice(0, 3)).toEqual([
-      { action: 'REACTIVATE', fromUser: 'bea', toUser: 'bea', by: accounts.supervisor.username, reason: 'cleared', actor: { kind: 'supervisor', name: accounts.supervisor.username } },
-      { action: 'TRANSFER', fromUser: 'ana', toUser: 'bea', by: accounts.supervisor.username, reason: null, actor: { kind: 'supervisor', name: accounts.supervisor.username } },
+      {
+        action: 'REACTIVATE',
+        fromUser: 'bea',
+        toUser: 'bea',
+        by: accounts.supervisor.username,
+        reason: 'cleared',
+        actor: { kind: 'supervisor', name: accounts.supervisor.username },
+      },
+      {
+        action: 'TRANSFER',
+        fromUser: 'ana',
+        toUser: 'bea',
+        by: accounts.supervisor.username,
+        reason: null,
+        actor: { kind: 'supervisor', name: accounts.supervisor.username },
+      },
       { action: 'DEACTIVATE', fromUser: 'ana', toUser: 'ana', by: 'sup-x', reason: 'audit', actor: { kind: 'supervisor', name: accounts.supervisor.username } },
     ]);
 
     await server.post('/events', { event: 'login', properties: { device_id: 'g-unreg' } });
     const codes = async (m: string) => (await gql(`mutation { ${m} { id } }`)).body.errors?.[0]?.extensions;
-    expect(await codes('reactivateDevice(deviceId: "g-unreg", reason: "x")')).toMatchObject({ code: 'device_not_registered', type: '/problems/device_not_registered', status: 409 });
+    expect(await codes('reactivateDevice(deviceId: "g-unreg", reason: "x")')).toMatchObject({
+      code: 'device_not_registered',
+      type: '/problems/device_not_registered',
+      status: 409,
+    });
     expect(await codes('transferDevice(deviceId: "ghost", newUserId: "x")')).toMatchObject({ code: 'not_found', status: 404 });
     expect(await codes('deactivateDevice(deviceId: "g-flow", reason: "")')).toMatchObject({ code: 'validation_failed', status: 400 });
     const viewer = await gql('mutation { deactivateDevice(deviceId: "g-flow", reason: "x") { id } }', {}, accounts.viewer.token);
@@ -165,19 +192,25 @@ describe.each(testDrivers())('GraphQL over HTTP on %s', (driver) => {
     const page = all.body.data.events;
     expect(page.totalCount).toBe(3);
     expect(page.nodes.map((n: { name: string }) => n.name)).toEqual(['transfer', 'login']);
-    const next = await gql('query ($after: String) { events(filter: {deviceId: "g-flow"}, first: 2, after: $after) { pageInfo { hasNextPage } nodes { identity } } }', {
-      after: page.pageInfo.endCursor,
-    });
+    const next = await gql(
+      'query ($after: String) { events(filter: {deviceId: "g-flow"}, first: 2, after: $after) { pageInfo { hasNextPage } nodes { identity } } }',
+      {
+        after: page.pageInfo.endCursor,
+      },
+    );
     expect(next.body.data.events).toEqual({ pageInfo: { hasNextPage: false }, nodes: [{ identity: 'ana' }] });
     const tagged = await gql('{ events(filter: {tag: "multi_user", identity: "bea", event: "transfer", minScore: 0.1}) { totalCount } }');
     expect(tagged.body.data.events.totalCount).toBe(1);
 
     const from = new Date(Date.now() - 2 * 3600_000);
     const to = new Date(Date.now() + 3600_000);
-    const summary = await gql('query ($from: DateTimeISO!, $to: DateTimeISO!) { riskSummary(from: $from, to: $to, bucket: HOUR) { bucket buckets { start eventCount meanScore tagCounts { tag count } } } }', {
-      from: from.toISOString(),
-      to: to.toISOString(),
-    });
+    const summary = await gql(
+      'query ($from: DateTimeISO!, $to: DateTimeISO!) { riskSummary(from: $from, to: $to, bucket: HOUR) { bucket buckets { start eventCount meanScore tagCounts { tag count } } } }',
+      {
+        from: from.toISOString(),
+        to: to.toISOString(),
+      },
+    );
     expect(summary.body.errors).toBeUndefined();
     const buckets = summary.body.data.riskSummary.buckets;
     expect(buckets.length).toBeGreaterThanOrEqual(3);

@@ -76,7 +76,14 @@ describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
   });
 
   it('answers the full standard introspection query for any signed-in principal', async () => {
-    const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    });
     const res = await gql(query);
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
@@ -131,7 +138,9 @@ describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
   it('answers every event posted while a heavy but allowed reporting query runs', async () => {
     const heavy = aliases(30, 'devices(first: 100) { totalCount nodes { id registration { userId } currentTags } }');
     const report = gql(heavy);
-    const posts = Array.from({ length: 40 }, (_, i) => server.post('/events', { event: 'login', identity: `flow-${i}`, properties: { device_id: `lim-01${i}` } }));
+    const posts = Array.from({ length: 40 }, (_, i) =>
+      server.post('/events', { event: 'login', identity: `flow-${i}`, properties: { device_id: `lim-01${i}` } }),
+    );
     const health = server.get('/healthz', { key: null });
     const answers = await Promise.all(posts);
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
@@ -162,7 +171,10 @@ describe.each(testDrivers())('GraphQL reporting bounds on %s', (driver) => {
 
   it('refuses a second expensive query of the same principal while one runs: 429 with Retry-After', async () => {
     // Each alias asks for different page sizes, so each is its own statement: the query runs long enough to overlap.
-    const fields = Array.from({ length: 20 }, (_, i) => `a${i}: device(id: "bnd-000${i % 10}") { id history(first: ${i + 1}) { action } recentEvents(first: ${i + 1}) { name } }`);
+    const fields = Array.from(
+      { length: 20 },
+      (_, i) => `a${i}: device(id: "bnd-000${i % 10}") { id history(first: ${i + 1}) { action } recentEvents(first: ${i + 1}) { name } }`,
+    );
     const query = `{ ${fields.join(' ')} }`;
     const answers = await Promise.all(Array.from({ length: 4 }, () => gql(query)));
     const limited = answers.filter((a) => a.status === 429);

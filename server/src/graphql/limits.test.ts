@@ -26,7 +26,10 @@ describe('measure', () => {
 
   it('stops counting at the cap, so a fragment bomb costs no more than that', () => {
     const levels = 30;
-    const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ${i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : 'me { id }'} }`).join(' ');
+    const fragments = Array.from(
+      { length: levels },
+      (_, i) => `fragment F${i} on Query { ${i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : 'me { id }'} }`,
+    ).join(' ');
     expect(shape(`{ ...F0 } ${fragments}`, 1000).nodes).toBe(1001);
   });
 
@@ -56,7 +59,10 @@ describe('the selection limits with introspection allowed', () => {
     const document = parse(fullIntrospectionQuery);
     const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
     const body = print(operation.selectionSet.selections[0]!);
-    const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map(print).join(' ');
+    const fragments = document.definitions
+      .filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map(print)
+      .join(' ');
     const once = shape(fullIntrospectionQuery).nodes;
     const copies = Math.floor(MAX_NODES / once) + 1;
     const many = `{ ${Array.from({ length: copies }, (_, i) => `c${i}: ${body}`).join(' ')} } ${fragments}`;

@@ -86,8 +86,7 @@ export interface SelectionLimits {
   maxNodes: number;
 }
 
-const refusal = (message: string, node: OperationDefinitionNode) =>
-  new GraphQLError(message, { nodes: [node], extensions: { code: 'query_too_expensive' } });
+const refusal = (message: string, node: OperationDefinitionNode) => new GraphQLError(message, { nodes: [node], extensions: { code: 'query_too_expensive' } });
 
 /**
  * Refuses, before anything runs, operations nested deeper than `maxDepth` ordinary fields, selecting more than
@@ -104,13 +103,22 @@ export function selectionLimits({ maxDepth, maxNodes }: SelectionLimits) {
         if (shape.nodes > maxNodes) {
           const count = shape.nodes > stopAt ? `more than ${stopAt.toLocaleString('en')}` : shape.nodes.toLocaleString('en');
           const over = shape.nodes > stopAt ? '' : ` (over by ${(shape.nodes - maxNodes).toLocaleString('en')})`;
-          context.reportError(refusal(`Query selects ${count} fields, aliases and fragments counted each time; the limit is ${maxNodes.toLocaleString('en')}${over}`, node));
+          context.reportError(
+            refusal(`Query selects ${count} fields, aliases and fragments counted each time; the limit is ${maxNodes.toLocaleString('en')}${over}`, node),
+          );
         } else if (shape.depth > maxDepth) {
           context.reportError(refusal(`Query is nested ${shape.depth} levels deep; the limit is ${maxDepth} (over by ${shape.depth - maxDepth})`, node));
         } else if (shape.introspectionDepth > MAX_INTROSPECTION_DEPTH) {
-          context.reportError(refusal(`Introspection is nested ${shape.introspectionDepth} levels deep; the limit is ${MAX_INTROSPECTION_DEPTH}, the depth of the standard introspection query`, node));
+          context.reportError(
+            refusal(
+              `Introspection is nested ${shape.introspectionDepth} levels deep; the limit is ${MAX_INTROSPECTION_DEPTH}, the depth of the standard introspection query`,
+              node,
+            ),
+          );
         } else if (shape.cycle) {
-          context.reportError(refusal(`Introspection selects the same list twice on one path (${shape.cycle}); the standard introspection query never does`, node));
+          context.reportError(
+            refusal(`Introspection selects the same list twice on one path (${shape.cycle}); the standard introspection query never does`, node),
+          );
         }
       },
     };

@@ -44,7 +44,13 @@ type Extra = {
 };
 
 // Close reasons are limited to 123 bytes by the WebSocket protocol.
-const reason = (text: string) => (Buffer.byteLength(text) <= 123 ? text : `${Buffer.from(text).subarray(0, 120).toString('utf8').replace(/\uFFFD+$/, '')}…`);
+const reason = (text: string) =>
+  Buffer.byteLength(text) <= 123
+    ? text
+    : `${Buffer.from(text)
+        .subarray(0, 120)
+        .toString('utf8')
+        .replace(/\uFFFD+$/, '')}…`;
 
 /**
  * GraphQL subscriptions over graphql-ws (subprotocol graphql-transport-ws) on the HTTP server's /graphql path.
@@ -75,7 +81,8 @@ export function liveRoutes(app: FastifyInstance, deps: LiveServerDeps): void {
           ctx.extra.principal = principal;
         } catch (error) {
           const { error: refusal } = toVigilError(error);
-          const code = refusal.code === 'forbidden' ? LiveCloseCode.Forbidden : refusal.code === 'rate_limited' ? LiveCloseCode.RateLimited : LiveCloseCode.Unauthorized;
+          const code =
+            refusal.code === 'forbidden' ? LiveCloseCode.Forbidden : refusal.code === 'rate_limited' ? LiveCloseCode.RateLimited : LiveCloseCode.Unauthorized;
           // Closed here with our code; graphql-ws's own 4403 that follows `false` finds the socket closing.
           close(socket, code, refusal.message);
           return false;
@@ -106,7 +113,11 @@ export function liveRoutes(app: FastifyInstance, deps: LiveServerDeps): void {
         const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
         const operation = payload.operationName ? operations.find((o) => o.name?.value === payload.operationName) : operations[0];
         if (operation?.operation !== 'subscription') {
-          return [new GraphQLError('Only subscriptions run over graphql-ws; send queries and mutations to POST /graphql', { extensions: { code: 'validation_failed' } })];
+          return [
+            new GraphQLError('Only subscriptions run over graphql-ws; send queries and mutations to POST /graphql', {
+              extensions: { code: 'validation_failed' },
+            }),
+          ];
         }
         const socket = ctx.extra.socket;
         const args: ExecutionArgs = {
@@ -122,8 +133,7 @@ export function liveRoutes(app: FastifyInstance, deps: LiveServerDeps): void {
         return args;
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined),
     },
     wss,
     12_000,

@@ -16,7 +16,18 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema, built once per process from the type-graphql classes (the classes are the single source). */
 export function vigilSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [DeviceResolver, DeviceConnectionResolver, EventResolver, ReportingResolver, AdminResolver, AccountsResolver, BehaviorResolver, LiveResolver, WebhooksResolver, IdentityResolver],
+    resolvers: [
+      DeviceResolver,
+      DeviceConnectionResolver,
+      EventResolver,
+      ReportingResolver,
+      AdminResolver,
+      AccountsResolver,
+      BehaviorResolver,
+      LiveResolver,
+      WebhooksResolver,
+      IdentityResolver,
+    ],
     // type-graphql wants a PubSub whenever there are subscriptions; eventAdded subscribes to the live feed itself.
     pubSub: {
       publish: () => {},

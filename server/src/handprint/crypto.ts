@@ -1,18 +1,18 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 export function sha256(data: string): Buffer {
-  return createHash("sha256").update(data, "utf8").digest();
+  return createHash('sha256').update(data, 'utf8').digest();
 }
 
 export function hmacSha256(secret: Uint8Array | string, data: string): Buffer {
-  return createHmac("sha256", secret).update(data, "utf8").digest();
+  return createHmac('sha256', secret).update(data, 'utf8').digest();
 }
 
 /** Lower-case RFC 4648 base32 without padding (ids that are safe in URLs and case-insensitive stores). */
 export function base32(bytes: Uint8Array, length: number): string {
-  let out = "";
+  let out = '';
   let buffer = 0;
   let bits = 0;
   for (const byte of bytes) {
@@ -29,12 +29,12 @@ export function base32(bytes: Uint8Array, length: number): string {
 }
 
 export function base64url(data: Uint8Array | string): string {
-  return Buffer.from(typeof data === "string" ? Buffer.from(data, "utf8") : data).toString("base64url");
+  return Buffer.from(typeof data === 'string' ? Buffer.from(data, 'utf8') : data).toString('base64url');
 }
 
 export function fromBase64url(text: string): Buffer | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
-  return Buffer.from(text, "base64url");
+  return Buffer.from(text, 'base64url');
 }
 
 /** Constant-time comparison (length leaks, content does not). */

@@ -56,7 +56,10 @@ export class DbHandprintProfiles {
       .where(
         inArray(
           handprintProfiles.handprintId,
-          db.selectDistinct({ id: handprintProfileKeys.handprintId }).from(handprintProfileKeys).where(inArray(handprintProfileKeys.key, [...keys])),
+          db
+            .selectDistinct({ id: handprintProfileKeys.handprintId })
+            .from(handprintProfileKeys)
+            .where(inArray(handprintProfileKeys.key, [...keys])),
         ),
       )
       .orderBy(desc(handprintProfiles.lastSeen))
@@ -66,7 +69,15 @@ export class DbHandprintProfiles {
       const linked = await db
         .select({ id: handprintProfileDevices.handprintId })
         .from(handprintProfileDevices)
-        .where(and(eq(handprintProfileDevices.deviceId, deviceId), inArray(handprintProfileDevices.handprintId, rows.map((r) => r.id))));
+        .where(
+          and(
+            eq(handprintProfileDevices.deviceId, deviceId),
+            inArray(
+              handprintProfileDevices.handprintId,
+              rows.map((r) => r.id),
+            ),
+          ),
+        );
       linked.forEach((r) => withDevice.add(r.id));
     }
     return rows.map((r) => ({
@@ -77,10 +88,7 @@ export class DbHandprintProfiles {
     }));
   }
 
-  private async save(
-    record: Parameters<HandprintStore['save']>[0],
-    reading: Reading,
-  ): Promise<'saved' | 'conflict'> {
+  private async save(record: Parameters<HandprintStore['save']>[0], reading: Reading): Promise<'saved' | 'conflict'> {
     const seen = new Date(record.seen_at);
     const seenSql = sql`${seen.toISOString()}::timestamptz`;
     const id = record.handprint_id;
@@ -102,9 +110,16 @@ export class DbHandprintProfiles {
       const keys = [...new Set(record.keys)];
       await tx
         .delete(handprintProfileKeys)
-        .where(keys.length > 0 ? and(eq(handprintProfileKeys.handprintId, id), notInArray(handprintProfileKeys.key, keys)) : eq(handprintProfileKeys.handprintId, id));
+        .where(
+          keys.length > 0
+            ? and(eq(handprintProfileKeys.handprintId, id), notInArray(handprintProfileKeys.key, keys))
+            : eq(handprintProfileKeys.handprintId, id),
+        );
       if (keys.length > 0) {
-        await tx.insert(handprintProfileKeys).values(keys.map((key) => ({ key, handprintId: id }))).onConflictDoNothing();
+        await tx
+          .insert(handprintProfileKeys)
+          .values(keys.map((key) => ({ key, handprintId: id })))
+          .onConflictDoNothing();
       }
       if (reading.deviceId) {
         await tx

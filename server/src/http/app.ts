@@ -62,9 +62,7 @@ export async function buildApp(options: AppOptions, mount: (app: FastifyInstance
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await registerOpenApi(app);
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new VigilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, new VigilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
 
   app.addHook('onResponse', async (request, reply) => {
     options.metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

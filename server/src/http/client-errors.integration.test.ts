@@ -94,7 +94,14 @@ describe.each(testDrivers())('errors of the HTTP layer itself on %s', (driver) =
 
   it('answers Transfer-Encoding: chunked with Content-Length with a 400 problem and closes (no request smuggling)', async () => {
     const answer = await exchange(port, [
-      head(['POST /events HTTP/1.1', 'Host: vigil', `Authorization: Bearer ${server.writeKey}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Content-Length: 20']),
+      head([
+        'POST /events HTTP/1.1',
+        'Host: vigil',
+        `Authorization: Bearer ${server.writeKey}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+        'Content-Length: 20',
+      ]),
       '10\r\n{"event":"smug"}\r\n0\r\n\r\n',
     ]);
     expectClosingProblem(answer, 400, 'malformed_request');
@@ -116,7 +123,16 @@ describe.each(testDrivers())('errors of the HTTP layer itself on %s', (driver) =
     const drip = [...body].map((c) => c);
     const answer = await exchange(
       port,
-      [head(['POST /events HTTP/1.1', 'Host: vigil', `Authorization: Bearer ${server.writeKey}`, 'Content-Type: application/json', `Content-Length: ${body.length}`]), ...drip],
+      [
+        head([
+          'POST /events HTTP/1.1',
+          'Host: vigil',
+          `Authorization: Bearer ${server.writeKey}`,
+          'Content-Type: application/json',
+          `Content-Length: ${body.length}`,
+        ]),
+        ...drip,
+      ],
       { gapMs: 250 },
     );
     expectClosingProblem(answer, 408, 'request_timeout');
@@ -141,7 +157,9 @@ describe.each(testDrivers())('errors of the HTTP layer itself on %s', (driver) =
     const body = '{"event":"odd-agent"}';
     const answer = await exchange(port, [
       Buffer.concat([
-        Buffer.from(`POST /events HTTP/1.1\r\nHost: vigil\r\nAuthorization: Bearer ${server.writeKey}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\nUser-Agent: `),
+        Buffer.from(
+          `POST /events HTTP/1.1\r\nHost: vigil\r\nAuthorization: Bearer ${server.writeKey}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\nUser-Agent: `,
+        ),
         agent,
         Buffer.from(`\r\n\r\n${body}`),
       ]),

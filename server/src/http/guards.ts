@@ -38,9 +38,7 @@ export interface RequireKeyOptions {
  */
 export function requireKey(deps: GuardDeps, kinds: readonly KeyKind[], options: RequireKeyOptions = {}): preHandlerAsyncHookHandler {
   return async function guard(request: FastifyRequest, _reply: FastifyReply) {
-    const presented =
-      parseBearer(request.headers.authorization) ??
-      (options.apiKeyHeader ? parseApiKeyHeader(request.headers['x-api-key']) : undefined);
+    const presented = parseBearer(request.headers.authorization) ?? (options.apiKeyHeader ? parseApiKeyHeader(request.headers['x-api-key']) : undefined);
     if (!presented) {
       const how = options.apiKeyHeader ? 'Authorization: Bearer <key> (or X-API-Key: <key>)' : 'Authorization: Bearer <key>';
       throw new VigilError('unauthorized', `Send the key as ${how}`, { headers: challenge() });

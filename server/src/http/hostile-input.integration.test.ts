@@ -64,7 +64,19 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
         [{ event: 'x', properties: { device_signals: { automation: { [bad]: true, x: bad } } } }, 'properties.device_signals.automation'],
         [{ event: 'x', properties: { device_signals: { automation: { x: bad } } } }, 'properties.device_signals.automation.x'],
       ];
-      for (const magic of ['ip_address', 'ip', 'user_agent', 'device_id', 'session_id', 'email', 'phone', 'event_id', 'device_model', 'os_version', 'browser_token']) {
+      for (const magic of [
+        'ip_address',
+        'ip',
+        'user_agent',
+        'device_id',
+        'session_id',
+        'email',
+        'phone',
+        'event_id',
+        'device_model',
+        'os_version',
+        'browser_token',
+      ]) {
         cases.push([{ event: 'x', properties: { [magic]: bad } }, `properties.${magic}`]);
       }
       for (const [body, path] of cases) expectProblem(await server.post('/events', body), 400, 'validation_failed', path);
@@ -81,7 +93,9 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
       expect(res.body.results[1].error.errors[0].path).toBe('events.1.properties.k');
       const ids = res.body.results.filter((r: { status: number }) => r.status === 200).map((r: { insights: { event_id: string } }) => r.insights.event_id);
       const rows = await server.database.db.select().from(events).where(inArray(events.id, ids));
-      expect(rows.map((r) => r.properties).sort((a, b) => (a as { n: number }).n - (b as { n: number }).n)).toEqual([good(1), good(2), good(3)].map((g) => g.properties));
+      expect(rows.map((r) => r.properties).sort((a, b) => (a as { n: number }).n - (b as { n: number }).n)).toEqual(
+        [good(1), good(2), good(3)].map((g) => g.properties),
+      );
     });
 
     it('in a /api/devices query filter, path id or body is a 400', async () => {
@@ -121,7 +135,12 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
     });
 
     it('in a login is a 400', async () => {
-      expectProblem(await server.post('/api/auth/login', { username: bad, password: 'whatever-password' }, { key: null }), 400, 'validation_failed', 'username');
+      expectProblem(
+        await server.post('/api/auth/login', { username: bad, password: 'whatever-password' }, { key: null }),
+        400,
+        'validation_failed',
+        'username',
+      );
     });
 
     it('in /js/collect is a 400 and in a /js/events item fails that item only', async () => {
@@ -130,10 +149,20 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
       body.components.timezone!.value.name = bad;
       expectProblem(await js('/js/collect', body), 400, 'validation_failed', 'components.timezone.value.name');
       expectProblem(await js('/js/collect', collectBody(device, {}, { identity: bad })), 400, 'validation_failed', 'identity');
-      expectProblem(await js('/js/collect', collectBody(device, {}, { device_signals: { automation: { x: bad } } })), 400, 'validation_failed', 'device_signals.automation.x');
+      expectProblem(
+        await js('/js/collect', collectBody(device, {}, { device_signals: { automation: { x: bad } } })),
+        400,
+        'validation_failed',
+        'device_signals.automation.x',
+      );
       expect((await js('/js/collect', collectBody(device))).status).toBe(200);
 
-      const item = (i: number, extra: Record<string, unknown> = {}) => ({ event: 'page', event_id: `wev_${device}_${i}`, timestamp: new Date().toISOString(), ...extra });
+      const item = (i: number, extra: Record<string, unknown> = {}) => ({
+        event: 'page',
+        event_id: `wev_${device}_${i}`,
+        timestamp: new Date().toISOString(),
+        ...extra,
+      });
       const res = await js('/js/events', {
         version: 1,
         device_id: device,
@@ -165,7 +194,12 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
       expectProblem(await server.post('/events', DEEP), 400, 'validation_failed');
       expectProblem(await server.post('/events', `{"event":"x","properties":{"a":${deepObject}}}`), 400, 'validation_failed', 'properties.a.a.a.a.a');
       expectProblem(await server.post('/events/batch', DEEP), 400, 'validation_failed');
-      expectProblem(await server.post('/devices/dev-deep/register', `{"user_id":"u","metadata":{"a":${DEEP}}}`, { key: server.clientKey }), 400, 'validation_failed', 'metadata.a.0.0');
+      expectProblem(
+        await server.post('/devices/dev-deep/register', `{"user_id":"u","metadata":{"a":${DEEP}}}`, { key: server.clientKey }),
+        400,
+        'validation_failed',
+        'metadata.a.0.0',
+      );
       expectProblem(await server.post('/api/auth/login', `{"username":${DEEP},"password":"x"}`, { key: null }), 400, 'validation_failed', 'username');
       const deactivate = await request(`${server.url}/api/devices/dev-hostile/deactivate`, {
         method: 'POST',
@@ -189,9 +223,17 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
       expectProblem(res, 400, 'validation_failed', 'properties');
       expect(res.body.detail).toContain('more than 200 keys');
       const metadata = { a: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) };
-      expectProblem(await server.post('/devices/dev-wide/register', { user_id: 'u', metadata }, { key: server.clientKey }), 400, 'validation_failed', 'metadata');
+      expectProblem(
+        await server.post('/devices/dev-wide/register', { user_id: 'u', metadata }, { key: server.clientKey }),
+        400,
+        'validation_failed',
+        'metadata',
+      );
       // Exactly at the limits is accepted.
-      const ok = await server.post('/events', { event: 'x', properties: { a: Object.fromEntries(Array.from({ length: 199 }, (_, i) => [`k${i}`, [i, [i]]])) } });
+      const ok = await server.post('/events', {
+        event: 'x',
+        properties: { a: Object.fromEntries(Array.from({ length: 199 }, (_, i) => [`k${i}`, [i, [i]]])) },
+      });
       expect(ok.status, ok.text).toBe(200);
     });
   });
@@ -205,7 +247,14 @@ describe.each(testDrivers())('hostile input on %s', (driver) => {
     });
 
     it('never answers a 5xx for encoded surrogates or odd numbers in a query', async () => {
-      for (const query of ['role=%ED%A0%80', 'role=%F0%9F', 'tag=%C0%80', 'limit=1e400', 'cursor=%00', `cursor=${Buffer.from('[1e400,"x"]').toString('base64url')}`]) {
+      for (const query of [
+        'role=%ED%A0%80',
+        'role=%F0%9F',
+        'tag=%C0%80',
+        'limit=1e400',
+        'cursor=%00',
+        `cursor=${Buffer.from('[1e400,"x"]').toString('base64url')}`,
+      ]) {
         const res = await api('GET', `/api/devices?${query}`);
         expect(res.status, `${query}: ${res.text}`).toBeLessThan(500);
       }

@@ -59,7 +59,10 @@ describe('/openapi.json', () => {
   });
 
   it('gives the /js bodies real schemas and authorises pages by Origin', () => {
-    for (const [path, schema] of [['/js/collect', 'JsCollect'], ['/js/events', 'JsEvents']] as const) {
+    for (const [path, schema] of [
+      ['/js/collect', 'JsCollect'],
+      ['/js/events', 'JsEvents'],
+    ] as const) {
       const op = doc.paths[path]!.post!;
       expect(op.requestBody!.content['application/json']!.schema).toEqual({ $ref: `#/components/schemas/${schema}` });
       expect(op.security).toEqual([{ pageOrigin: [] }, { clientKey: [] }]);
@@ -70,7 +73,16 @@ describe('/openapi.json', () => {
   });
 
   it('describes answers completely, so an unexpected field is a fuzz failure', () => {
-    for (const name of ['Insights', 'Problem', 'DeviceRegistration', 'RegistrationStatus', 'SupervisorDevice', 'DeviceDetail', 'JsCollectAnswer', 'JsEventsAnswer']) {
+    for (const name of [
+      'Insights',
+      'Problem',
+      'DeviceRegistration',
+      'RegistrationStatus',
+      'SupervisorDevice',
+      'DeviceDetail',
+      'JsCollectAnswer',
+      'JsEventsAnswer',
+    ]) {
       expect(doc.components.schemas[name], name).toMatchObject({ additionalProperties: false });
     }
   });

@@ -37,14 +37,20 @@ export function erasedValues(values: IdentityValues, pseudonym: string): { own: 
   ];
   const ips = values.ips.map((value, i) => ({ value, pseudonym: `${pseudonym}_ip${i + 1}`, caseless: true, inside: false }));
   // Group keys and counted items hold values exactly as events carried them: each as given, and lowercased.
-  const exact = shared.flatMap((e) => (e.caseless ? [[e.value, e.pseudonym], [e.value.toLowerCase(), e.pseudonym]] : [[e.value, e.pseudonym]]));
+  const exact = shared.flatMap((e) =>
+    e.caseless
+      ? [
+          [e.value, e.pseudonym],
+          [e.value.toLowerCase(), e.pseudonym],
+        ]
+      : [[e.value, e.pseudonym]],
+  );
   return { own: replacements([...shared, ...ips]), shared: replacements(shared), mapping: JSON.stringify(Object.fromEntries(exact)) };
 }
 
 /** `strpos(lower(text), any needle) > 0`: the prefilter that finds rows holding an erased value. */
 const holds = (text: ReturnType<typeof sql>, r: Replacements) =>
   sql`EXISTS (SELECT 1 FROM unnest(${column(needles(r), 'text')}) AS n(v) WHERE strpos(lower(${text}), n.v) > 0)`;
-
 
 interface EventHit {
   id: string;
@@ -239,7 +245,10 @@ async function eraseTables(
   count: (table: string, n: number) => void,
   progress: (line: string) => void,
 ): Promise<void> {
-  const emails = column(values.emails.map((e) => e.toLowerCase()), 'text');
+  const emails = column(
+    values.emails.map((e) => e.toLowerCase()),
+    'text',
+  );
   const phones = column(values.phones, 'text');
   const step = async (table: string, n: Promise<number>) => {
     const done = await n;
@@ -255,17 +264,34 @@ async function eraseTables(
   await step(
     'intel_links',
     (async () =>
-      (await affected(db, sql`DELETE FROM intel_links WHERE (kind = 'email' AND lower(value) = ANY(${emails})) OR (kind = 'phone' AND value = ANY(${phones}))`)) +
-      (await affected(db, sql`UPDATE intel_links SET linked = coalesce(${m}::jsonb->>linked, linked) WHERE ${m}::jsonb ? linked`)))(),
+      (await affected(
+        db,
+        sql`DELETE FROM intel_links WHERE (kind = 'email' AND lower(value) = ANY(${emails})) OR (kind = 'phone' AND value = ANY(${phones}))`,
+      )) + (await affected(db, sql`UPDATE intel_links SET linked = coalesce(${m}::jsonb->>linked, linked) WHERE ${m}::jsonb ? linked`)))(),
   );
-  await step('device_identities', affected(db, sql`UPDATE device_identities SET identity = coalesce(${m}::jsonb->>identity, identity) WHERE ${m}::jsonb ? identity`));
+  await step(
+    'device_identities',
+    affected(db, sql`UPDATE device_identities SET identity = coalesce(${m}::jsonb->>identity, identity) WHERE ${m}::jsonb ? identity`),
+  );
   await step(
     'registrations',
-    rewriteRows(db, 'registrations', 'device_id', [{ name: 'user_id' }, { name: 'role' }, { name: 'metadata', json: true }, { name: 'deactivation_reason' }, { name: 'deactivated_by' }], r),
+    rewriteRows(
+      db,
+      'registrations',
+      'device_id',
+      [{ name: 'user_id' }, { name: 'role' }, { name: 'metadata', json: true }, { name: 'deactivation_reason' }, { name: 'deactivated_by' }],
+      r,
+    ),
   );
   await step(
     'registry_audit',
-    rewriteRows(db, 'registry_audit', 'id', [{ name: 'from_user' }, { name: 'to_user' }, { name: 'reason' }, { name: 'by' }, { name: 'metadata', json: true }], r),
+    rewriteRows(
+      db,
+      'registry_audit',
+      'id',
+      [{ name: 'from_user' }, { name: 'to_user' }, { name: 'reason' }, { name: 'by' }, { name: 'metadata', json: true }],
+      r,
+    ),
   );
   // Webhook messages quote what they announce (a registration's user, an event's identity); delivered or not,
   // they are rewritten like the registry (a pending one then goes out pseudonymised).

@@ -31,7 +31,10 @@ const json = <T>(db: Queryable, query: ReturnType<typeof sql>) => rows<{ v: T[] 
 
 export async function identityRecord(db: Queryable, values: IdentityValues): Promise<IdentityRecord> {
   const { identity } = values;
-  const emails = column(values.emails.map((e) => e.toLowerCase()), 'text');
+  const emails = column(
+    values.emails.map((e) => e.toLowerCase()),
+    'text',
+  );
   const phones = column(values.phones, 'text');
   const keys = column([identity, ...values.emails, ...values.phones], 'text');
   const deviceIds = sql`(SELECT DISTINCT device_id FROM events WHERE identity = ${identity} AND device_id IS NOT NULL

@@ -12,7 +12,14 @@ import { IdentityRequests } from './requests.js';
 const behaviors = [
   { name: 'logins_by_identity', group_by: 'identity', operation: 'count', window_duration_seconds: 86_400 * 90 },
   { name: 'amount_by_email', group_by: 'properties.email', operation: 'sum', field: 'properties.amount', window_duration_seconds: 86_400 * 90 },
-  { name: 'emails_by_device', group_by: 'device_id', operation: 'unique', field: 'properties.email', window_duration_seconds: 86_400 * 90, return_values: true },
+  {
+    name: 'emails_by_device',
+    group_by: 'device_id',
+    operation: 'unique',
+    field: 'properties.email',
+    window_duration_seconds: 86_400 * 90,
+    return_values: true,
+  },
   { name: 'identities_by_phone', group_by: 'properties.phone', operation: 'unique', field: 'identity', window_duration_seconds: 86_400 * 90 },
 ];
 
@@ -49,8 +56,11 @@ async function totals(server: TestVigil) {
           FROM behavior_buckets GROUP BY 1 ORDER BY 1`,
     ),
     points: await rows(db, sql`SELECT behavior_id, count(*)::int AS n, sum(value)::float8 AS v FROM behavior_points GROUP BY 1 ORDER BY 1`),
-    history: await rows(db, sql`SELECT (SELECT count(*)::int FROM registry_audit) AS audit, (SELECT count(*)::int FROM registrations) AS registrations,
-                                       (SELECT count(*)::int FROM device_identities) AS seen, (SELECT count(*)::int FROM event_keys) AS keys`),
+    history: await rows(
+      db,
+      sql`SELECT (SELECT count(*)::int FROM registry_audit) AS audit, (SELECT count(*)::int FROM registrations) AS registrations,
+                                       (SELECT count(*)::int FROM device_identities) AS seen, (SELECT count(*)::int FROM event_keys) AS keys`,
+    ),
   };
 }
 
@@ -78,7 +88,15 @@ describe.each(testDrivers())('identity export and erasure on %s', (driver) => {
     for (let i = 0; i < 9; i++) {
       await send(
         IDENTITY,
-        { device_id: 'dev-ann', email: EMAIL, phone: PHONE, amount: 10 + i, ip_address: '203.0.113.7', timestamp: new Date(now - i * 8 * DAY).toISOString(), note: `hi, ${EMAIL} here` },
+        {
+          device_id: 'dev-ann',
+          email: EMAIL,
+          phone: PHONE,
+          amount: 10 + i,
+          ip_address: '203.0.113.7',
+          timestamp: new Date(now - i * 8 * DAY).toISOString(),
+          note: `hi, ${EMAIL} here`,
+        },
         i === 0 ? { 'idempotency-key': `order-${IDENTITY}-1` } : {},
       );
     }
@@ -134,7 +152,9 @@ describe.each(testDrivers())('identity export and erasure on %s', (driver) => {
     for (const value of ERASED) expect(await survivors(server, value), value).not.toEqual([]);
     const before = await totals(server);
 
-    const res = await graphql(server, admin.token, 'mutation($i: String!) { eraseIdentity(identity: $i) { requestId pseudonym found changed } }', { i: IDENTITY });
+    const res = await graphql(server, admin.token, 'mutation($i: String!) { eraseIdentity(identity: $i) { requestId pseudonym found changed } }', {
+      i: IDENTITY,
+    });
     expect(res.body.errors, res.text).toBeUndefined();
     const erasure = res.body.data.eraseIdentity;
     expect(erasure.found).toEqual({ emails: 2, phones: 2, ips: 2 });
@@ -146,11 +166,16 @@ describe.each(testDrivers())('identity export and erasure on %s', (driver) => {
     // The history is there, under the pseudonym; other people's data is as it was.
     const db = server.database.db;
     expect(await rows(db, sql`SELECT user_id FROM registrations WHERE device_id = 'dev-ann'`)).toEqual([{ user_id: erasure.pseudonym }]);
-    expect(await rows(db, sql`SELECT from_user, to_user FROM registry_audit WHERE action = 'transfer'`)).toEqual([{ from_user: erasure.pseudonym, to_user: 'bob' }]);
+    expect(await rows(db, sql`SELECT from_user, to_user FROM registry_audit WHERE action = 'transfer'`)).toEqual([
+      { from_user: erasure.pseudonym, to_user: 'bob' },
+    ]);
     expect(await rows(db, sql`SELECT ip FROM events WHERE identity = 'bob'`)).toEqual([{ ip: '198.51.100.4' }]);
     expect(await rows(db, sql`SELECT value FROM intel_sightings ORDER BY 1`)).toEqual([{ value: 'carol@example.org' }]);
     // A retry of her idempotent event still counts once: its key moved with the event.
-    const [moved] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM event_keys k JOIN events e ON e.id = k.event_id AND e.idempotency_key = k.idempotency_key WHERE k.idempotency_key LIKE ${`order-${erasure.pseudonym}%`}`);
+    const [moved] = await rows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM event_keys k JOIN events e ON e.id = k.event_id AND e.idempotency_key = k.idempotency_key WHERE k.idempotency_key LIKE ${`order-${erasure.pseudonym}%`}`,
+    );
     expect(moved!.n).toBe(1);
     const logged = await rows<{ action: string; detail: Record<string, unknown> }>(db, sql`SELECT action, detail FROM data_requests ORDER BY at, id`);
     expect(logged.map((l) => l.action)).toEqual(['export', 'erase']);

@@ -39,7 +39,7 @@ describe.each(testDrivers())('durability on %s', (driver) => {
     server.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
-    await new Promise((r) => server.child.exitCode !== null || server.child.signalCode ? r(null) : server.child.once('exit', r));
+    await new Promise((r) => (server.child.exitCode !== null || server.child.signalCode ? r(null) : server.child.once('exit', r)));
 
     // After a restart, every answered event must be found stored.
     const again = await startServe(db.env);
@@ -56,7 +56,10 @@ describe.each(testDrivers())('durability on %s', (driver) => {
         stored = new Set<string>();
         // Ask the restarted server by replaying each idempotency key: a stored event answers with its first id.
         for (let i = 0; i < n; i += 100) {
-          const batch = Array.from({ length: Math.min(100, n - i) }, (_, j) => ({ event: 'transfer', properties: { event_id: `kill-${i + j}`, amount: i + j } }));
+          const batch = Array.from({ length: Math.min(100, n - i) }, (_, j) => ({
+            event: 'transfer',
+            properties: { event_id: `kill-${i + j}`, amount: i + j },
+          }));
           const r = await fetch(`${again.url}/events/batch`, {
             method: 'POST',
             headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

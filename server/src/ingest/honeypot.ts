@@ -19,8 +19,8 @@ export const honeypotEventSchema = z
     path: z.string().nullish().describe('Path of the original request (becomes properties.request_path).'),
     method: z.string().nullish().describe('Method of the original request (becomes properties.request_method).'),
     timestamp: z.string().nullish().describe('When it happened (becomes properties.timestamp).'),
-    orig_request_headers: z.unknown().optional().describe('Never read nor stored: it carries end users\' cookies and credentials.'),
-    orig_request_body: z.unknown().optional().describe('Never read nor stored: it carries end users\' passwords and tokens.'),
+    orig_request_headers: z.unknown().optional().describe("Never read nor stored: it carries end users' cookies and credentials."),
+    orig_request_body: z.unknown().optional().describe("Never read nor stored: it carries end users' passwords and tokens."),
     orig_request_params: z.unknown().optional().describe('Never read nor stored: query strings carry tokens too.'),
   })
   .loose();

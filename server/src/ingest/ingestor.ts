@@ -47,8 +47,7 @@ export class Ingestor {
   }
 
   async submit(keyId: string, event: NormalizedEvent): Promise<StoredOutcome> {
-    const handprintId =
-      event.handprintId ?? serverHandprint({ userAgent: event.userAgent, acceptLanguage: event.acceptLanguage, ip: event.ip });
+    const handprintId = event.handprintId ?? serverHandprint({ userAgent: event.userAgent, acceptLanguage: event.acceptLanguage, ip: event.ip });
     const outcome = await this.committer.submit({ keyId, event, handprintId });
     this.options.observer.stored(outcome);
     return outcome;

@@ -3,7 +3,14 @@ import { VigilError } from '../errors.js';
 import type { RequestContext } from '../pipeline/event.js';
 import { normalizeEvent } from './normalize.js';
 
-const ctx: RequestContext = { ip: '203.0.113.9', userAgent: undefined, acceptLanguage: undefined, idempotencyKey: undefined, keyId: 'key_1', keyKind: 'client' };
+const ctx: RequestContext = {
+  ip: '203.0.113.9',
+  userAgent: undefined,
+  acceptLanguage: undefined,
+  idempotencyKey: undefined,
+  keyId: 'key_1',
+  keyKind: 'client',
+};
 const now = new Date('2026-03-01T12:00:00.000Z');
 const hourFast = (iso: string) => new Date(Date.parse(iso) + 3_600_000).toISOString();
 

@@ -27,15 +27,14 @@ export const magicPropertiesSchema = z.object({
   email: text(320).optional().describe('E-mail address, for e-mail intelligence.'),
   phone: text(64).optional().describe('Phone number, for phone intelligence.'),
   event_id: text(limits.idMax).min(1).optional().describe('Idempotency key: a repeat under the same key returns the first response.'),
-  timestamp: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .describe('ISO 8601 time the event happened (default: now); at most 5 minutes in the future.'),
+  timestamp: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 time the event happened (default: now); at most 5 minutes in the future.'),
   device_model: text(200).optional().describe('Device model, reported in device.model.'),
   os_version: text(100).optional().describe('OS version, reported in device.os_version.'),
   browser_token: text(2048)
     .optional()
-    .describe('Token from the browser library (get().browser_token): links the event to that browser\'s handprint and device_id. Refused tokens are reported in warnings.'),
+    .describe(
+      "Token from the browser library (get().browser_token): links the event to that browser's handprint and device_id. Refused tokens are reported in warnings.",
+    ),
   device_signals: z
     .record(z.string(), z.unknown())
     .optional()

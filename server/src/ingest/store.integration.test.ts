@@ -57,8 +57,7 @@ describe.each(testDrivers())('storing batches on %s', (driver) => {
     ),
   });
 
-  const stored = async (eventId: string) =>
-    (await t.database.db.select({ n: count() }).from(events).where(eq(events.idempotencyKey, eventId)))[0]!.n;
+  const stored = async (eventId: string) => (await t.database.db.select({ n: count() }).from(events).where(eq(events.idempotencyKey, eventId)))[0]!.n;
 
   /**
    * Runs two batches at once such that both have read before either writes: on PostgreSQL their write statements

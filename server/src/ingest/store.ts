@@ -97,10 +97,7 @@ async function storeIn(
   });
   if (locked && keyed.size > 0) {
     const sorted = [...keyed.keys()].sort();
-    await preparedRows(
-      db,
-      sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(q.k, 7) AS h FROM ${keys(sorted)} ORDER BY 1) AS locks`,
-    );
+    await preparedRows(db, sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(q.k, 7) AS h FROM ${keys(sorted)} ORDER BY 1) AS locks`);
   }
 
   const cached: (CachedPart | undefined)[] =
@@ -113,10 +110,7 @@ async function storeIn(
   ].map((read, i) => (cached[i] ? null : read()));
   const toRead = reads.some((r) => r !== null);
   const [stored, ...parts] = toRead
-    ? await readAll(db, [
-        keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
-        ...reads.map((r) => r ?? sql`NULL::json`),
-      ])
+    ? await readAll(db, [keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`, ...reads.map((r) => r ?? sql`NULL::json`)])
     : [null];
   const [devices, handprints, ...facts] = reads.map((_, i) => (cached[i] ? cached[i].facts : (parts[i] ?? null)));
   const stale = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
@@ -145,9 +139,7 @@ async function storeIn(
     const parts = [...writes, ...evaluated.writes, ...(claim ? [claim] : [])];
     // writeAll names its parts w0, w1, …: the outbox reads the claim's RETURNING by that name.
     const announce = outbox?.(pending, evaluated.insights, claim ? raw(`w${parts.length - 1}`) : null);
-    const inserted = await writeAll<{ id: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) =>
-      insert(claim ? ctes[parts.length - 1]! : null),
-    );
+    const inserted = await writeAll<{ id: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) => insert(claim ? ctes[parts.length - 1]! : null));
     if (cache) {
       for (const r of [remember, ...evaluated.remember]) r(cache);
       cache.commits[toRead ? 'read' : 'cached']++;
@@ -190,7 +182,11 @@ type StoredRow = [keyId: string, key: string, response: Insights];
  */
 function readStored(pairs: [string, string][]): Sql {
   return sql`(SELECT json_agg(json_build_array(e.key_id, e.idempotency_key, e.response))
-    FROM ${records(pairs.map(([k, i]) => ({ k, i })), 'k text, i text', 'q')}
+    FROM ${records(
+      pairs.map(([k, i]) => ({ k, i })),
+      'k text, i text',
+      'q',
+    )}
     CROSS JOIN ${probe(
       sql`SELECT k.key_id, k.idempotency_key, e.response FROM event_keys k
           JOIN events e ON e.id = k.event_id AND e.occurred_at = k.occurred_at

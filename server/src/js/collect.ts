@@ -1,11 +1,11 @@
-import type { HandprintFeatures } from "../handprint/match/features.js";
-import { normalizeComponents } from "../handprint/match/normalize.js";
-import { resolveHandprint, type HandprintStore } from "../handprint/match/service.js";
-import type { MatchResult } from "../handprint/match/match.js";
-import { signBrowserToken } from "../handprint/token/sign.js";
-import type { KeyRing } from "../handprint/token/types.js";
-import { fieldsValidationError, type VigilError } from "../errors.js";
-import { parseCollectRequest, type CollectRequest } from "./validate.js";
+import type { HandprintFeatures } from '../handprint/match/features.js';
+import { normalizeComponents } from '../handprint/match/normalize.js';
+import { resolveHandprint, type HandprintStore } from '../handprint/match/service.js';
+import type { MatchResult } from '../handprint/match/match.js';
+import { signBrowserToken } from '../handprint/token/sign.js';
+import type { KeyRing } from '../handprint/token/types.js';
+import { fieldsValidationError, type VigilError } from '../errors.js';
+import { parseCollectRequest, type CollectRequest } from './validate.js';
 
 export interface CollectDeps {
   store: HandprintStore;

@@ -1,11 +1,19 @@
-import { verifyBrowserTokenSignature } from "../handprint/token/verify.js";
-import type { BrowserTokenClaims, KeyRing } from "../handprint/token/types.js";
-import { fieldsValidationError, type VigilError } from "../errors.js";
-import { parseEventsRequest } from "./validate.js";
+import { verifyBrowserTokenSignature } from '../handprint/token/verify.js';
+import type { BrowserTokenClaims, KeyRing } from '../handprint/token/types.js';
+import { fieldsValidationError, type VigilError } from '../errors.js';
+import { parseEventsRequest } from './validate.js';
 
 /** Magic properties the browser may not set itself: the server fills them from what it trusts. */
 export const SERVER_OWNED_PROPERTIES = [
-  "ip_address", "ip", "user_agent", "device_id", "event_id", "timestamp", "browser_token", "device_signals", "session_id",
+  'ip_address',
+  'ip',
+  'user_agent',
+  'device_id',
+  'event_id',
+  'timestamp',
+  'browser_token',
+  'device_signals',
+  'session_id',
 ] as const;
 
 /** An event in the shape of POST /events, ready for the normal ingestion pipeline. */
@@ -51,7 +59,7 @@ export function prepareBrowserEvents(body: unknown, ctx: EventsContext): Prepare
   if (request.browser_token) {
     const checked = verifyBrowserTokenSignature(request.browser_token, { keys: ctx.keys, now: ctx.now() });
     if (!checked.ok) warning = `browser_token_${checked.reason}`;
-    else if (checked.claims.dev !== request.device_id) warning = "browser_token_device_mismatch";
+    else if (checked.claims.dev !== request.device_id) warning = 'browser_token_device_mismatch';
     else claims = checked.claims;
   }
   const items = request.events.map((item) => {

@@ -36,7 +36,8 @@ export async function loadBrowserSecrets(env: Env, database: DatabaseHandle): Pr
     );
     keys = { current: parseKey(value) };
   }
-  const salt = env.VIGIL_HANDPRINT_SALT ?? JSON.parse(await generateOnce(database, SALT, () => JSON.stringify(randomBytes(32).toString('base64url')))) as string;
+  const salt =
+    env.VIGIL_HANDPRINT_SALT ?? (JSON.parse(await generateOnce(database, SALT, () => JSON.stringify(randomBytes(32).toString('base64url')))) as string);
   return {
     keys,
     salt,

@@ -111,12 +111,19 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     const { maxSubscriptions, maxPerAccount, maxQueue } = this.options;
     const held = this.perAccount.get(account) ?? 0;
     if (held >= maxPerAccount) {
-      throw new VigilError('rate_limited', `This account already holds ${held} live subscriptions in this process; the limit is ${maxPerAccount} (VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT)`);
+      throw new VigilError(
+        'rate_limited',
+        `This account already holds ${held} live subscriptions in this process; the limit is ${maxPerAccount} (VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT)`,
+      );
     }
     if (this.entries.size >= maxSubscriptions) {
-      throw new VigilError('rate_limited', `This server already serves ${this.entries.size} live subscriptions; the limit is ${maxSubscriptions} (VIGIL_LIVE_MAX_SUBSCRIPTIONS)`, {
-        headers: { 'Retry-After': '30' },
-      });
+      throw new VigilError(
+        'rate_limited',
+        `This server already serves ${this.entries.size} live subscriptions; the limit is ${maxSubscriptions} (VIGIL_LIVE_MAX_SUBSCRIPTIONS)`,
+        {
+          headers: { 'Retry-After': '30' },
+        },
+      );
     }
     const entry: Entry = {
       account,

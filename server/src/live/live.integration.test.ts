@@ -33,7 +33,11 @@ describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
     const first = await post(server, 'login', 'live-once');
     const got = await feed.next();
     expect(got).toMatchObject({ id: first, name: 'login', identity: 'live-once', deviceId: 'live-dev' });
-    const listed = await graphql(server, accounts.viewer.token, '{ events(filter: { identity: "live-once" }) { nodes { id name identity deviceId tags riskScore receivedAt } } }');
+    const listed = await graphql(
+      server,
+      accounts.viewer.token,
+      '{ events(filter: { identity: "live-once" }) { nodes { id name identity deviceId tags riskScore receivedAt } } }',
+    );
     expect(listed.body.data.events.nodes).toEqual([got]);
     // Were the first delivered twice, the second copy would come before this one.
     const second = await post(server, 'login', 'live-once');
@@ -104,7 +108,9 @@ describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
     await subscribed(server, 1);
     const id = await post(server, 'login', 'live-session');
     expect((await feed.next()).id).toBe(id);
-    const disabled = await graphql(server, accounts.admin.token, 'mutation ($u: String!) { disableSupervisor(username: $u) { username } }', { u: account.username });
+    const disabled = await graphql(server, accounts.admin.token, 'mutation ($u: String!) { disableSupervisor(username: $u) { username } }', {
+      u: account.username,
+    });
     expect(disabled.body.errors).toBeUndefined();
     expect(await feed.ended).toMatchObject({ code: 4403, reason: expect.stringMatching(/disabled/) });
   });

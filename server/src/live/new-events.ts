@@ -14,7 +14,11 @@ const FILTERS_PER_READ = 200;
  * filter means exactly what the same filter means in the `events` listing. One statement per 200 distinct filters,
  * however many subscribers share them. Rows come in received order.
  */
-export async function matchNewEvents(db: Queryable, ids: readonly string[], filters: readonly EventFilter[]): Promise<{ event: EventSummary; matches: boolean[] }[]> {
+export async function matchNewEvents(
+  db: Queryable,
+  ids: readonly string[],
+  filters: readonly EventFilter[],
+): Promise<{ event: EventSummary; matches: boolean[] }[]> {
   if (ids.length === 0 || filters.length === 0) return [];
   const out = new Map<string, { event: EventSummary; matches: boolean[] }>();
   for (let start = 0; start < filters.length; start += FILTERS_PER_READ) {

@@ -67,11 +67,7 @@ export const ERASED_NOTICE = 'erased';
  * Drops a registration from the cache as soon as any process announces its change, which spares the batch that
  * would have found it stale a failed write. A lost channel loses nothing but that saving.
  */
-export async function dropOnChange(
-  database: DatabaseHandle,
-  cache: FactCache,
-  log: { warn(obj: object, msg: string): void },
-): Promise<() => Promise<void>> {
+export async function dropOnChange(database: DatabaseHandle, cache: FactCache, log: { warn(obj: object, msg: string): void }): Promise<() => Promise<void>> {
   const onMessage = (payload: string) => {
     // An identity erasure (identity/erase.ts): cached identities and contacts may hold what was erased.
     if (payload === ERASED_NOTICE) return cache.clear();

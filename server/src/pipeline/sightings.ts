@@ -89,14 +89,16 @@ export function cachedSightings(batch: readonly Sighted[], cache: FactCache): (C
   const rows = <T>(found: { v: T | null }[]) => found.flatMap((f) => (f.v === null ? [] : [f.v]));
   // last_seen is left out of the check: it is in no answer, only decides whether a row is refreshed (GREATEST
   // makes an early refresh harmless), and checking it would fail every batch that met another's refresh.
-  const answered = <T extends unknown[]>(found: { k: string; v: T | null }[]) =>
-    found.map(({ k, v }) => ({ k, v: v && [v[0], v[1], ...v.slice(3)] }));
+  const answered = <T extends unknown[]>(found: { k: string; v: T | null }[]) => found.map(({ k, v }) => ({ k, v: v && [v[0], v[1], ...v.slice(3)] }));
   return [
     ids.devices.length === 0
       ? { facts: null }
       : devices && {
           facts: rows(devices),
-          stale: staleWhen(answered(devices), sql`SELECT jsonb_build_array(d.device_id, ${ms('d.first_seen')}, d.model, d.os_version) FROM devices d WHERE d.device_id = q.k`),
+          stale: staleWhen(
+            answered(devices),
+            sql`SELECT jsonb_build_array(d.device_id, ${ms('d.first_seen')}, d.model, d.os_version) FROM devices d WHERE d.device_id = q.k`,
+          ),
         },
     handprints && {
       facts: rows(handprints),

@@ -4,8 +4,17 @@ import type { Registration } from './state.js';
 
 const since = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
 const active: Registration = {
-  deviceId: 'd1', userId: 'ana', role: null, metadata: {}, status: 'active', registeredAt: since, associatedSince: since,
-  deactivatedAt: null, deactivationReason: null, deactivatedBy: null, conflictAt: null,
+  deviceId: 'd1',
+  userId: 'ana',
+  role: null,
+  metadata: {},
+  status: 'active',
+  registeredAt: since,
+  associatedSince: since,
+  deactivatedAt: null,
+  deactivationReason: null,
+  deactivatedBy: null,
+  conflictAt: null,
 };
 const deactivated: Registration = { ...active, status: 'deactivated', deactivatedAt: since, deactivationReason: 'lost', deactivatedBy: 'sup' };
 const unchanged = (r: Registration) => ({ ok: true as const, registration: r, changed: false, previous: r });
@@ -18,7 +27,9 @@ describe('describeMove', () => {
       outcome: 'unchanged',
       message: 'already deactivated since 2026-01-02T03:04:05.000Z; reason kept ("lost"), new reason not applied ("stolen")',
     });
-    expect(describeMove('d1', deactivate('lost'), unchanged(deactivated)).message).toBe('already deactivated since 2026-01-02T03:04:05.000Z; reason kept ("lost")');
+    expect(describeMove('d1', deactivate('lost'), unchanged(deactivated)).message).toBe(
+      'already deactivated since 2026-01-02T03:04:05.000Z; reason kept ("lost")',
+    );
   });
 
   it('a transfer says from whom to whom, or that the device already was registered to that user', () => {
@@ -27,7 +38,10 @@ describe('describeMove', () => {
       outcome: 'changed',
       message: 'transferred from ana to bo',
     });
-    expect(describeMove('d1', { ...transfer, newUserId: 'ana' }, unchanged(active))).toMatchObject({ outcome: 'unchanged', message: 'already registered to ana' });
+    expect(describeMove('d1', { ...transfer, newUserId: 'ana' }, unchanged(active))).toMatchObject({
+      outcome: 'unchanged',
+      message: 'already registered to ana',
+    });
   });
 
   it('refusals and unknown devices are outcomes with the catalogue message', () => {

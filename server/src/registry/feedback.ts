@@ -33,7 +33,10 @@ export function describeMove(deviceId: string, command: Command, outcome: ApplyO
   switch (command.type) {
     case 'deactivate':
       if (outcome.changed) return report('changed', `deactivated; reason ${quoted(command.reason)}`);
-      return report('unchanged', `already deactivated since ${now.deactivatedAt?.toISOString() ?? 'an unknown time'}; ${reasonKept(now.deactivationReason, command.reason)}`);
+      return report(
+        'unchanged',
+        `already deactivated since ${now.deactivatedAt?.toISOString() ?? 'an unknown time'}; ${reasonKept(now.deactivationReason, command.reason)}`,
+      );
     case 'reactivate':
       if (outcome.changed) return report('changed', `reactivated; reason ${quoted(command.reason)}`);
       return report('unchanged', `already active; reason not applied (${quoted(command.reason)})`);

@@ -92,8 +92,7 @@ export type Shape = 'registered' | 'unregistered' | 'all';
  */
 const idColumn = (shape: Shape) => (shape === 'registered' ? registrations.deviceId : shape === 'unregistered' ? devices.deviceId : deviceIdExpr);
 
-const registryFiltered = (f: DeviceFilter) =>
-  f.role !== undefined || f.branch !== undefined || f.userId !== undefined || f.userIdPrefix !== undefined;
+const registryFiltered = (f: DeviceFilter) => f.role !== undefined || f.branch !== undefined || f.userId !== undefined || f.userIdPrefix !== undefined;
 
 /** The cheapest join that can answer the filter: a registry filter never needs devices that are not registered. */
 export function shapeOf(filter: DeviceFilter): Shape {

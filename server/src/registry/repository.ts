@@ -43,7 +43,10 @@ export function toRegistration(row: RegistrationRow): Registration {
 /** Registrations of many devices in one query. */
 export async function loadRegistrations(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, Registration>> {
   if (deviceIds.length === 0) return new Map();
-  const rows = await db.select().from(registrations).where(inArray(registrations.deviceId, [...deviceIds]));
+  const rows = await db
+    .select()
+    .from(registrations)
+    .where(inArray(registrations.deviceId, [...deviceIds]));
   return new Map(rows.map((r) => [r.deviceId, toRegistration(r)]));
 }
 

@@ -73,9 +73,7 @@ export const registerBody = z
   })
   .strict();
 
-export const deviceDeactivateBody = z
-  .object({ reason: registryInput.reason.describe('Why the device is deactivated; recorded.') })
-  .strict();
+export const deviceDeactivateBody = z.object({ reason: registryInput.reason.describe('Why the device is deactivated; recorded.') }).strict();
 
 /** Supervisor moves name the supervisor in `by`, as every supervisor route does. */
 export const supervisorDeactivateBody = z
@@ -106,10 +104,7 @@ const deviceQuery = {
   tag: storableString().max(64).optional(),
   id_prefix: storableString().max(registryLimits.deviceIdMax).optional().describe('Device ids starting with this text (case-sensitive; % and _ literal).'),
   user_id_prefix: storableString().max(registryLimits.userIdMax).optional().describe('Registered user ids starting with this text.'),
-  sort: z
-    .enum(deviceSorts)
-    .default('device_id')
-    .describe('last_seen is newest first; never-seen devices sort last, and devices without events last by risk.'),
+  sort: z.enum(deviceSorts).default('device_id').describe('last_seen is newest first; never-seen devices sort last, and devices without events last by risk.'),
 };
 
 export const listQuerySchema = z

@@ -38,7 +38,10 @@ export class SupervisorDevices {
 
   /** Views of listed devices: their latest events in one query. */
   async viewsOf(summaries: readonly DeviceSummary[], db: Queryable = this.database.reporting): Promise<DeviceView[]> {
-    const latest = await latestEventsOf(db, summaries.map((d) => d.deviceId));
+    const latest = await latestEventsOf(
+      db,
+      summaries.map((d) => d.deviceId),
+    );
     return summaries.map((d) => deviceView(d, latest.get(d.deviceId) ?? noEvent));
   }
 
@@ -92,7 +95,10 @@ export class SupervisorDevices {
   /** The REST answer of a bulk move: each device's outcome, message and (when it exists) its view now. */
   async bulk(deviceIds: readonly string[], command: Command, principal: Principal) {
     const reports = await this.applyEach(deviceIds, command, principal);
-    const views = await this.views(reports.map((r) => r.deviceId), this.database.db);
+    const views = await this.views(
+      reports.map((r) => r.deviceId),
+      this.database.db,
+    );
     return {
       results: reports.map((r) => ({ device_id: r.deviceId, outcome: r.outcome, message: r.message, device: views.get(r.deviceId) ?? null })),
     };

@@ -51,8 +51,7 @@ function registrationOf(r: ReadRegistration): Registration {
   };
 }
 
-const deviceIdsOf = (batch: readonly EvaluationInput[]) =>
-  [...new Set(batch.map((i) => i.event.deviceId).filter((d): d is string => d !== null))].sort();
+const deviceIdsOf = (batch: readonly EvaluationInput[]) => [...new Set(batch.map((i) => i.event.deviceId).filter((d): d is string => d !== null))].sort();
 
 /** The latest event time of each device in the batch: its multi-user window ends there. */
 function latestByDevice(batch: readonly EvaluationInput[]): Map<string, Date> {
@@ -151,7 +150,11 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
 }
 
 /** The registry part of a batch's read: registrations, identity pairs, and how many pairs each device has in all. */
-type RegistryFacts = [ReadRegistration[] | null, [deviceId: string, identity: string, lastSeenMs: number][] | null, [deviceId: string, pairs: number | string][] | null];
+type RegistryFacts = [
+  ReadRegistration[] | null,
+  [deviceId: string, identity: string, lastSeenMs: number][] | null,
+  [deviceId: string, pairs: number | string][] | null,
+];
 
 function conflicted(registration: Registration | null, since: Date): boolean {
   return Boolean(registration?.conflictAt && registration.conflictAt >= since);

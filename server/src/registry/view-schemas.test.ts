@@ -29,15 +29,34 @@ describe('registry views match their documented schemas', () => {
   });
 
   it('a supervisor device, with and without a registration', () => {
-    const summary = { deviceId: 'dev-1', status: 'active' as const, registration, firstSeen: new Date(), lastSeen: null, handprintId: 'hp_1', model: null, osVersion: '14' };
+    const summary = {
+      deviceId: 'dev-1',
+      status: 'active' as const,
+      registration,
+      firstSeen: new Date(),
+      lastSeen: null,
+      handprintId: 'hp_1',
+      model: null,
+      osVersion: '14',
+    };
     exactly(supervisorDeviceSchema, deviceView(summary, { tags: ['new_device'], riskScore: 0.4 }));
     exactly(supervisorDeviceSchema, deviceView({ ...summary, status: 'unregistered', registration: null }, { tags: [], riskScore: null }));
   });
 
   it('an audit record', () => {
     const row = {
-      id: 'aud_1', deviceId: 'dev-1', action: 'transfer', fromUser: 'ana', toUser: 'bo', reason: null, by: 'sup-1',
-      actorKind: 'supervisor', actorId: 'sup_1', actorName: 'admin', metadata: null, at: new Date(),
+      id: 'aud_1',
+      deviceId: 'dev-1',
+      action: 'transfer',
+      fromUser: 'ana',
+      toUser: 'bo',
+      reason: null,
+      by: 'sup-1',
+      actorKind: 'supervisor',
+      actorId: 'sup_1',
+      actorName: 'admin',
+      metadata: null,
+      at: new Date(),
     };
     exactly(auditRecordSchema, auditView(row));
   });

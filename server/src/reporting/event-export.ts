@@ -47,15 +47,47 @@ function record(e: EventSummary, cursor: string) {
 
 /** CSV columns, in order; `properties` and `behaviors` are JSON text, `tags` are joined with `;`. */
 export const CSV_COLUMNS = [
-  'id', 'received_at', 'occurred_at', 'name', 'identity', 'device_id', 'handprint_id', 'session_id', 'ip', 'user_agent',
-  'tags', 'risk_score', 'user_id', 'role', 'branch', 'properties', 'behaviors', 'cursor',
+  'id',
+  'received_at',
+  'occurred_at',
+  'name',
+  'identity',
+  'device_id',
+  'handprint_id',
+  'session_id',
+  'ip',
+  'user_agent',
+  'tags',
+  'risk_score',
+  'user_id',
+  'role',
+  'branch',
+  'properties',
+  'behaviors',
+  'cursor',
 ] as const;
 
 function csvRow(e: EventSummary, cursor: string): string {
   const r = record(e, cursor);
   return csvLine([
-    r.id, r.received_at, r.occurred_at, r.name, r.identity, r.device_id, r.handprint_id, r.session_id, r.ip, r.user_agent,
-    r.tags.join(';'), r.risk_score, r.user_id, r.role, r.branch, JSON.stringify(r.properties), JSON.stringify(e.response.behaviors ?? {}), cursor,
+    r.id,
+    r.received_at,
+    r.occurred_at,
+    r.name,
+    r.identity,
+    r.device_id,
+    r.handprint_id,
+    r.session_id,
+    r.ip,
+    r.user_agent,
+    r.tags.join(';'),
+    r.risk_score,
+    r.user_id,
+    r.role,
+    r.branch,
+    JSON.stringify(r.properties),
+    JSON.stringify(e.response.behaviors ?? {}),
+    cursor,
   ]);
 }
 
@@ -72,7 +104,8 @@ function render(page: EventPage, format: ExportFormat): string {
  */
 export async function exportEvents(db: Queryable, request: EventExportRequest): Promise<AsyncGenerator<string>> {
   const rows = request.pageRows ?? EXPORT_PAGE_ROWS;
-  const read = (after: string | null | undefined) => listEvents(db, request.filter, rows, after, { order: 'received_asc', receivedBefore: request.receivedBefore });
+  const read = (after: string | null | undefined) =>
+    listEvents(db, request.filter, rows, after, { order: 'received_asc', receivedBefore: request.receivedBefore });
   const first = await read(request.after);
   async function* chunks(): AsyncGenerator<string> {
     if (request.format === 'csv') yield csvLine(CSV_COLUMNS);

@@ -34,7 +34,13 @@ export interface EventPage {
 }
 
 /** Keyset-paged: newest first on (occurred_at, id), or oldest received first on (received_at, id). */
-export async function listEvents(db: Queryable, filter: EventFilter, limit: number, cursor?: string | null, options: EventListOptions = {}): Promise<EventPage> {
+export async function listEvents(
+  db: Queryable,
+  filter: EventFilter,
+  limit: number,
+  cursor?: string | null,
+  options: EventListOptions = {},
+): Promise<EventPage> {
   if (options.order === 'received_asc') return listReceived(db, filter, limit, cursor, options.receivedBefore);
   const where = eventConditions(filter);
   if (cursor) {
@@ -57,7 +63,13 @@ export async function listEvents(db: Queryable, filter: EventFilter, limit: numb
   };
 }
 
-async function listReceived(db: Queryable, filter: EventFilter, limit: number, cursor: string | null | undefined, before: Date | undefined): Promise<EventPage> {
+async function listReceived(
+  db: Queryable,
+  filter: EventFilter,
+  limit: number,
+  cursor: string | null | undefined,
+  before: Date | undefined,
+): Promise<EventPage> {
   const where = eventConditions(filter);
   if (cursor) where.push(afterPosition(decodeReceivedCursor(cursor)));
   if (before) where.push(lt(events.receivedAt, before));
@@ -78,8 +90,20 @@ async function listReceived(db: Queryable, filter: EventFilter, limit: number, c
 
 /** With `cap`, reads at most that many events and refuses to count more (see cappedCount). */
 export async function countEvents(db: Queryable, filter: EventFilter, cap: number | null = null): Promise<number> {
-  if (cap !== null) return cappedCount(db, db.select({ one: sql`1` }).from(events).where(and(...eventConditions(filter))) as never, cap, 'events totalCount');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(events).where(and(...eventConditions(filter)));
+  if (cap !== null)
+    return cappedCount(
+      db,
+      db
+        .select({ one: sql`1` })
+        .from(events)
+        .where(and(...eventConditions(filter))) as never,
+      cap,
+      'events totalCount',
+    );
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(events)
+    .where(and(...eventConditions(filter)));
   return Number(row?.n ?? 0);
 }
 

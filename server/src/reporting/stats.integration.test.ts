@@ -17,10 +17,34 @@ interface Seed {
 
 // Stored as ingestion stores them, with the device's registration of the moment in the response.
 const MARCH: Seed[] = [
-  { id: 'evt_s1', name: 'login', device: 'dev-a', tags: ['vpn', 'new_device'], score: 0.5, at: '2025-03-10T23:30:00Z', reg: { branch: 'harbour', role: 'teller', user: 'ana' } },
-  { id: 'evt_s2', name: 'login', device: 'dev-a', tags: ['vpn'], score: 0.7, at: '2025-03-11T00:30:00Z', reg: { branch: 'harbour', role: 'teller', user: 'ana' } },
+  {
+    id: 'evt_s1',
+    name: 'login',
+    device: 'dev-a',
+    tags: ['vpn', 'new_device'],
+    score: 0.5,
+    at: '2025-03-10T23:30:00Z',
+    reg: { branch: 'harbour', role: 'teller', user: 'ana' },
+  },
+  {
+    id: 'evt_s2',
+    name: 'login',
+    device: 'dev-a',
+    tags: ['vpn'],
+    score: 0.7,
+    at: '2025-03-11T00:30:00Z',
+    reg: { branch: 'harbour', role: 'teller', user: 'ana' },
+  },
   { id: 'evt_s3', name: 'transfer', device: 'dev-b', tags: [], score: 0.1, at: '2025-03-11T10:00:00Z', reg: null },
-  { id: 'evt_s4', name: 'transfer', device: 'dev-c', tags: ['new_device'], score: 0.9, at: '2025-03-17T09:00:00Z', reg: { branch: 'hill', role: 'agent', user: 'bob' } },
+  {
+    id: 'evt_s4',
+    name: 'transfer',
+    device: 'dev-c',
+    tags: ['new_device'],
+    score: 0.9,
+    at: '2025-03-17T09:00:00Z',
+    reg: { branch: 'hill', role: 'agent', user: 'bob' },
+  },
   { id: 'evt_s5', name: 'login', device: null, tags: ['vpn'], score: 0.3, at: '2025-03-11T12:00:00Z', reg: null },
 ];
 // The latest events of the registry devices, for tags by device.
@@ -127,9 +151,7 @@ describe.each(testDrivers())('eventStats and deviceStats on %s', (driver) => {
   });
 
   it('answers one row of totals without keys, also when nothing matches', async () => {
-    expect(await eventStats('groupBy: []', { filter: march })).toEqual([
-      row({ count: 5, meanScore: 0.5, maxScore: 0.9, distinctDevices: 3 }),
-    ]);
+    expect(await eventStats('groupBy: []', { filter: march })).toEqual([row({ count: 5, meanScore: 0.5, maxScore: 0.9, distinctDevices: 3 })]);
     expect(await eventStats('groupBy: []', { filter: { ...march, event: 'nothing' } })).toEqual([
       row({ count: 0, meanScore: null, maxScore: null, distinctDevices: 0 }),
     ]);

@@ -44,11 +44,12 @@ export async function riskSummary(db: Queryable, from: Date, to: Date, bucket: B
     .where(range)
     .groupBy(index);
   const tag = sql<string>`unnest(${events.tags})`;
-  const tagged = db.select({ i: index.as('i'), tag: tag.as('tag') }).from(events).where(range).as('tagged');
-  const tags = await db
-    .select({ i: tagged.i, tag: tagged.tag, n: sql<number>`count(*)::int` })
-    .from(tagged)
-    .groupBy(tagged.i, tagged.tag);
+  const tagged = db
+    .select({ i: index.as('i'), tag: tag.as('tag') })
+    .from(events)
+    .where(range)
+    .as('tagged');
+  const tags = await db.select({ i: tagged.i, tag: tagged.tag, n: sql<number>`count(*)::int` }).from(tagged).groupBy(tagged.i, tagged.tag);
 
   const buckets: RiskBucket[] = Array.from({ length: count }, (_, i) => ({
     start: new Date(first.getTime() + i * size),
@@ -88,11 +89,7 @@ export async function facets(db: Queryable, now: Date = new Date()): Promise<Fac
     .where(sql`${registrations.role} IS NOT NULL`)
     .groupBy(registrations.role);
   const branch = sql<string>`${registrations.metadata}->>'branch'`;
-  const branches = await db
-    .select({ value: branch, count: sql<number>`count(*)::int` })
-    .from(registrations)
-    .where(sql`${branch} IS NOT NULL`)
-    .groupBy(branch);
+  const branches = await db.select({ value: branch, count: sql<number>`count(*)::int` }).from(registrations).where(sql`${branch} IS NOT NULL`).groupBy(branch);
   const statuses = await db.select({ value: registrations.status, count: sql<number>`count(*)::int` }).from(registrations).groupBy(registrations.status);
   const [unregistered] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -100,7 +97,11 @@ export async function facets(db: Queryable, now: Date = new Date()): Promise<Fac
     .where(sql`NOT EXISTS (SELECT 1 FROM ${registrations} WHERE ${registrations.deviceId} = ${devices.deviceId})`);
   const since = new Date(now.getTime() - TAG_FACET_DAYS * 86_400_000);
   const tag = sql<string>`unnest(${events.tags})`;
-  const recent = db.select({ tag: tag.as('tag') }).from(events).where(gte(events.occurredAt, since)).as('recent');
+  const recent = db
+    .select({ tag: tag.as('tag') })
+    .from(events)
+    .where(gte(events.occurredAt, since))
+    .as('recent');
   const tags = await db.select({ value: recent.tag, count: sql<number>`count(*)::int` }).from(recent).groupBy(recent.tag);
 
   const sorted = (list: { value: string | null; count: number }[]) =>

@@ -98,9 +98,7 @@ describe.each(testDrivers())('migration 0005 of a live install on %s', (driver) 
       { key: 'k-old', response: { event_id: 'evt_old' } },
     ]);
     await expect(
-      database.db.execute(
-        sql`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at) VALUES ('key_m', 'k-old', 'evt_2', now())`,
-      ),
+      database.db.execute(sql`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at) VALUES ('key_m', 'k-old', 'evt_2', now())`),
     ).rejects.toThrow();
   });
 

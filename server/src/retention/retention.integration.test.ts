@@ -43,8 +43,7 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     expect(res.status, res.text).toBe(200);
     return res.body;
   };
-  const inTable = (table: string, key: string) =>
-    scalar(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE idempotency_key = ${key}`);
+  const inTable = (table: string, key: string) => scalar(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE idempotency_key = ${key}`);
 
   it('has this month and the next two (events) and today and the next week (points) from the install', async () => {
     const now = Date.now();
@@ -136,61 +135,65 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
   });
 
   // PGlite is one process: only PostgreSQL has others to keep out.
-  if (driver === 'postgres') it('runs in one process at a time: another that holds the lock makes this run skip', async () => {
-    const other = new pg.Client({ connectionString: testDb.env.DATABASE_URL });
-    await other.connect();
-    try {
-      await other.query('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
-      const skipped = await runRetention(db, { retentionDays: 1 });
-      expect(skipped).toMatchObject({ ran: false, created: [], dropped: [] });
-      await other.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
-      expect((await runRetention(db, { retentionDays: 365 })).ran).toBe(true);
-    } finally {
-      await other.end();
-    }
-  });
+  if (driver === 'postgres')
+    it('runs in one process at a time: another that holds the lock makes this run skip', async () => {
+      const other = new pg.Client({ connectionString: testDb.env.DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
+        const skipped = await runRetention(db, { retentionDays: 1 });
+        expect(skipped).toMatchObject({ ran: false, created: [], dropped: [] });
+        await other.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+        expect((await runRetention(db, { retentionDays: 365 })).ran).toBe(true);
+      } finally {
+        await other.end();
+      }
+    });
 
   // Only PostgreSQL has another connection to commit an event while the run is between its snapshot and the drop.
-  if (driver === 'postgres') it('drops the key of an event committed into a doomed partition during the run, so its retry is stored', async () => {
-    const then = Date.now() - 3 * 365 * DAY;
-    await retention(db, { retentionDays: 0, now: then });
-    const month = partitionAt(EVENTS, partitionStart(EVENTS, then, 1));
-    await send({ event_id: 'orphan-probe' });
-    const keyId = (await rows<{ key_id: string }>(db, sql`SELECT key_id FROM events WHERE idempotency_key = 'orphan-probe'`))[0]!.key_id;
-    const at = new Date(month.start + 60_000).toISOString();
+  if (driver === 'postgres')
+    it('drops the key of an event committed into a doomed partition during the run, so its retry is stored', async () => {
+      const then = Date.now() - 3 * 365 * DAY;
+      await retention(db, { retentionDays: 0, now: then });
+      const month = partitionAt(EVENTS, partitionStart(EVENTS, then, 1));
+      await send({ event_id: 'orphan-probe' });
+      const keyId = (await rows<{ key_id: string }>(db, sql`SELECT key_id FROM events WHERE idempotency_key = 'orphan-probe'`))[0]!.key_id;
+      const at = new Date(month.start + 60_000).toISOString();
 
-    // Another process is storing an old event: its key and row are written, not yet committed.
-    const other = new pg.Client({ connectionString: testDb.env.DATABASE_URL });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at) VALUES ($1, 'orphan-1', 'evt_orphan1', $2)`, [keyId, at]);
-      await other.query(
-        `INSERT INTO events (id, key_id, idempotency_key, name, handprint_id, properties, risk_score, response, occurred_at, received_at)
+      // Another process is storing an old event: its key and row are written, not yet committed.
+      const other = new pg.Client({ connectionString: testDb.env.DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query(`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at) VALUES ($1, 'orphan-1', 'evt_orphan1', $2)`, [keyId, at]);
+        await other.query(
+          `INSERT INTO events (id, key_id, idempotency_key, name, handprint_id, properties, risk_score, response, occurred_at, received_at)
          VALUES ('evt_orphan1', $1, 'orphan-1', 'login', 'hp', '{}', 0, '{}', $2, now())`,
-        [keyId, at],
-      );
-      const run = runRetention(db, { retentionDays: 365 });
-      // The run has deleted keys with a snapshot that does not see the insert and now waits to drop the partition
-      // (the drop locks the partitioned table first, which the insert holds).
-      for (let waiting = false, tries = 0; !waiting; tries++) {
-        expect(tries).toBeLessThan(250);
-        await new Promise((r) => setTimeout(r, 20));
-        const [row] = (await other.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation IN ('events'::regclass, $1::regclass)`, [month.name])).rows;
-        waiting = row.n > 0;
+          [keyId, at],
+        );
+        const run = runRetention(db, { retentionDays: 365 });
+        // The run has deleted keys with a snapshot that does not see the insert and now waits to drop the partition
+        // (the drop locks the partitioned table first, which the insert holds).
+        for (let waiting = false, tries = 0; !waiting; tries++) {
+          expect(tries).toBeLessThan(250);
+          await new Promise((r) => setTimeout(r, 20));
+          const [row] = (
+            await other.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation IN ('events'::regclass, $1::regclass)`, [month.name])
+          ).rows;
+          waiting = row.n > 0;
+        }
+        await other.query('COMMIT');
+        const report = await run;
+        expect(report.dropped.map((d) => d.partition)).toContain(month.name);
+      } finally {
+        await other.end();
       }
-      await other.query('COMMIT');
-      const report = await run;
-      expect(report.dropped.map((d) => d.partition)).toContain(month.name);
-    } finally {
-      await other.end();
-    }
-    expect(await inTable('event_keys', 'orphan-1')).toBe(0);
+      expect(await inTable('event_keys', 'orphan-1')).toBe(0);
 
-    const res = await server.post('/events', { event: 'login', identity: `${driver}-user`, properties: { event_id: 'orphan-1', timestamp: at } });
-    expect(res.status, res.text).toBe(200);
-    expect(await inTable('events', 'orphan-1')).toBe(1);
-  });
+      const res = await server.post('/events', { event: 'login', identity: `${driver}-user`, properties: { event_id: 'orphan-1', timestamp: at } });
+      expect(res.status, res.text).toBe(200);
+      expect(await inTable('events', 'orphan-1')).toBe(1);
+    });
 
   it('the daily job runs at start and logs what it did', async () => {
     const lines: string[] = [];

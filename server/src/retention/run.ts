@@ -1,17 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../db/handle.js';
 import { rows } from '../db/rows.js';
-import {
-  EVENTS,
-  POINTS,
-  PARTITIONED,
-  bound,
-  ensurePartition,
-  listPartitions,
-  partitionStart,
-  type Partition,
-  type PartitionedTable,
-} from './partitions.js';
+import { EVENTS, POINTS, PARTITIONED, bound, ensurePartition, listPartitions, partitionStart, type Partition, type PartitionedTable } from './partitions.js';
 
 const DAY_MS = 86_400_000;
 
@@ -127,7 +117,9 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   if (!report.ran) return report;
 
   // Space freed row by row is reused only after a vacuum, and PGlite has no autovacuum; outside the transaction.
-  const vacuum = Object.entries(report.deletedRows).filter(([, n]) => n > 0).map(([table]) => sql.identifier(table));
+  const vacuum = Object.entries(report.deletedRows)
+    .filter(([, n]) => n > 0)
+    .map(([table]) => sql.identifier(table));
   if (vacuum.length > 0) await db.execute(sql`VACUUM ${sql.join(vacuum, sql`, `)}`);
   return report;
 }

@@ -87,8 +87,7 @@ function assemble(item: EvaluationItem, outputs: StageOutput[], options: RiskOpt
   fired.tags.forEach((t) => tags.add(t));
   const currentTags = [...tags];
   // Trusted: registered, active, and nothing Critical or High about this event.
-  device.is_trusted =
-    device.is_registered && device.status === 'active' && !currentTags.some((t) => ['critical', 'high'].includes(severityOf(t)));
+  device.is_trusted = device.is_registered && device.status === 'active' && !currentTags.some((t) => ['critical', 'high'].includes(severityOf(t)));
   const score = scoreTags(currentTags, options.tagWeights, fired.contributions);
   return {
     event_id: item.eventId,

@@ -233,4 +233,7 @@ function matrix(
 }
 
 const expireCredential = (server: TestVigil, id: string) =>
-  server.database.db.update(supervisorCredentials).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(supervisorCredentials.id, id));
+  server.database.db
+    .update(supervisorCredentials)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(supervisorCredentials.id, id));

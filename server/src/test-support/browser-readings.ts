@@ -11,8 +11,7 @@ export interface ReadingOptions {
   cores?: number;
 }
 
-export const WINDOWS_CHROME_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+export const WINDOWS_CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
 
 export function reading(o: ReadingOptions = {}): Record<string, unknown> {
   const ua = o.userAgent ?? WINDOWS_CHROME_UA;
@@ -35,7 +34,16 @@ export function reading(o: ReadingOptions = {}): Record<string, unknown> {
     canvas: value({ text: '4e77bfddfc3dcc78', geometry: 'b9c669b7ac5d7b03', stable: true, winding: true }),
     audio: value({ sum: '124.043477767', hash: 'h124.043477767' }),
     fonts: value(['Arial', 'Calibri', 'Cambria', 'Consolas', 'Courier New', 'Segoe UI', 'Tahoma', 'Times New Roman', 'Marlett', 'MS Gothic']),
-    screen: value({ width: w, height: h, color_depth: 24, avail_width: w, avail_height: h - 40, inner_width: 1536, inner_height: 731, orientation: 'landscape-primary' }),
+    screen: value({
+      width: w,
+      height: h,
+      color_depth: 24,
+      avail_width: w,
+      avail_height: h - 40,
+      inner_width: 1536,
+      inner_height: 731,
+      orientation: 'landscape-primary',
+    }),
     pixel_ratio: value(o.dpr ?? 1.25),
     timezone: value({ name: o.timezone ?? 'Europe/Berlin', offset_jan: -60, offset_jul: -120 }),
     languages: value({ language: langs[0], languages: langs, intl_locale: langs[0] }),

@@ -48,8 +48,7 @@ export async function startTestVigil(driver: Driver, env: Record<string, string>
   await vigil.app.listen({ port: 0, host: '127.0.0.1' });
   const address = vigil.app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const auth = (key: string | null | undefined): Record<string, string> =>
-    key === null ? {} : { authorization: `Bearer ${key ?? writeKey}` };
+  const auth = (key: string | null | undefined): Record<string, string> => (key === null ? {} : { authorization: `Bearer ${key ?? writeKey}` });
   return {
     url,
     vigil,

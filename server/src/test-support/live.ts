@@ -45,7 +45,6 @@ export function subscribe(server: TestVigil, authorization: string | null, filte
   };
 }
 
-
 /** Resolves once the server holds exactly `n` subscriptions, so an event posted next is one they can see. */
 export async function subscribed(server: TestVigil, n: number): Promise<void> {
   while (server.vigil.feed.size !== n) await new Promise((r) => setTimeout(r, 20));

@@ -39,8 +39,7 @@ interface Cluster {
 async function newCluster(): Promise<Cluster> {
   const bin = binDir();
   const root = process.getuid?.() === 0;
-  const asPg = (cmd: string, args: string[]) =>
-    root ? run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args);
+  const asPg = (cmd: string, args: string[]) => (root ? run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args));
   const dir = mkdtempSync(join(tmpdir(), 'vigil-pg-'));
   chmodSync(dir, 0o755);
   if (root) {

@@ -44,13 +44,7 @@ export async function openSession(server: TestVigil, account: TestAccount, ttlMs
 }
 
 /** JSON request with a supervisor credential. */
-export function supervisorRequest(
-  server: TestVigil,
-  method: 'GET' | 'POST',
-  path: string,
-  token: string | null,
-  body?: unknown,
-): Promise<TestResponse> {
+export function supervisorRequest(server: TestVigil, method: 'GET' | 'POST', path: string, token: string | null, body?: unknown): Promise<TestResponse> {
   return request(server.url + path, {
     method,
     headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },

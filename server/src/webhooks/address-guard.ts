@@ -64,9 +64,7 @@ export async function refuseEndpoint(url: string, allowPrivate: boolean): Promis
   const literal = literalAddress(parsed.hostname);
   const addresses = literal
     ? [literal]
-    : await new Promise<string[]>((resolve) =>
-        dnsLookup(parsed.hostname, { all: true }, (error, found) => resolve(error ? [] : found.map((a) => a.address))),
-      );
+    : await new Promise<string[]>((resolve) => dnsLookup(parsed.hostname, { all: true }, (error, found) => resolve(error ? [] : found.map((a) => a.address))));
   if (addresses.length === 0) return `host ${parsed.hostname} does not resolve`;
   const blocked = addresses.find((a) => !isPublicAddress(a));
   return blocked

@@ -171,7 +171,10 @@ export class WebhookDelivery {
     const id = message.id;
     const status = result.status;
     if (ok) {
-      await preparedRows(tx, sql`UPDATE webhook_messages SET status = 'delivered', delivered_at = now(), last_status = ${status}, attempts = ${message.attempts} WHERE id = ${id}`);
+      await preparedRows(
+        tx,
+        sql`UPDATE webhook_messages SET status = 'delivered', delivered_at = now(), last_status = ${status}, attempts = ${message.attempts} WHERE id = ${id}`,
+      );
     } else if (gone) {
       await preparedRows(tx, sql`UPDATE webhook_messages SET status = 'cancelled', last_status = ${status}, attempts = ${message.attempts} WHERE id = ${id}`);
     } else if (trigger === 'manual') {

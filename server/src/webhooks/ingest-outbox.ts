@@ -79,12 +79,34 @@ export function ingestOutboxWrite(
           if (s.tags.length > 0 && !s.tags.includes(tag)) continue;
           if (previous?.tags.includes(tag)) continue;
           const payload: WebhookPayload = { type: 'device.tag_added', timestamp, data: { ...base, tag } };
-          candidates.push({ id: newId('msg'), sub: s.id, type: payload.type, payload, device: deviceId, tag, threshold: null, event: eventId, keyed, stored: !previous });
+          candidates.push({
+            id: newId('msg'),
+            sub: s.id,
+            type: payload.type,
+            payload,
+            device: deviceId,
+            tag,
+            threshold: null,
+            event: eventId,
+            keyed,
+            stored: !previous,
+          });
         }
       }
       if (s.scoreThreshold !== null && answer.risk_score > s.scoreThreshold && !(previous && previous.score > s.scoreThreshold)) {
         const payload: WebhookPayload = { type: 'device.score_exceeded', timestamp, data: { ...base, threshold: s.scoreThreshold } };
-        candidates.push({ id: newId('msg'), sub: s.id, type: payload.type, payload, device: deviceId, tag: null, threshold: s.scoreThreshold, event: eventId, keyed, stored: !previous });
+        candidates.push({
+          id: newId('msg'),
+          sub: s.id,
+          type: payload.type,
+          payload,
+          device: deviceId,
+          tag: null,
+          threshold: s.scoreThreshold,
+          event: eventId,
+          keyed,
+          stored: !previous,
+        });
       }
     }
   });

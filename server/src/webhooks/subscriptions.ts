@@ -24,7 +24,13 @@ const fields = {
   enabled: z.boolean(),
 };
 
-const createInput = z.object({ ...fields, enabled: fields.enabled.default(true), description: fields.description.default(''), tags: fields.tags.default([]), scoreThreshold: fields.scoreThreshold.default(null) });
+const createInput = z.object({
+  ...fields,
+  enabled: fields.enabled.default(true),
+  description: fields.description.default(''),
+  tags: fields.tags.default([]),
+  scoreThreshold: fields.scoreThreshold.default(null),
+});
 const updateInput = z.object(fields).partial();
 
 export type CreateSubscriptionInput = z.input<typeof createInput>;
@@ -62,7 +68,10 @@ export class WebhookSubscriptions {
     this.checkFilters(values.eventTypes, values.scoreThreshold);
     await this.checkUrl(values.url);
     const secret = newWebhookSecret();
-    const [row] = await this.db.insert(webhookSubscriptions).values({ id: newId('whs'), ...values, secret }).returning();
+    const [row] = await this.db
+      .insert(webhookSubscriptions)
+      .values({ id: newId('whs'), ...values, secret })
+      .returning();
     await this.options.changed?.();
     return { subscription: withoutSecret(row!), secret };
   }

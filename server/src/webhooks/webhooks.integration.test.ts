@@ -220,7 +220,13 @@ describe.each(testDrivers())('webhooks on %s', (driver) => {
 
   it('refuses private endpoints without VIGIL_WEBHOOK_ALLOW_PRIVATE, at creation and again at delivery', async () => {
     const strict = new WebhookSubscriptions({ database: server.database, allowPrivate: false });
-    for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://[::1]:9/hook', 'http://[::ffff:127.0.0.1]:9/hook', 'http://169.254.169.254/']) {
+    for (const url of [
+      'http://127.0.0.1:9/hook',
+      'http://localhost:9/hook',
+      'http://[::1]:9/hook',
+      'http://[::ffff:127.0.0.1]:9/hook',
+      'http://169.254.169.254/',
+    ]) {
       await expect(strict.create({ url, eventTypes: ['device.registered'] })).rejects.toMatchObject({ code: 'webhook_endpoint_refused' });
     }
     // Stored while allowed (or while its name resolved elsewhere), the endpoint now resolves to loopback: a

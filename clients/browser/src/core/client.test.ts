@@ -10,9 +10,19 @@ const collected: Collected = {
     version: 1,
     platform: "web",
     automation: {
-      webdriver: false, headless_ua: false, plugins_missing: false, languages_missing: false, chrome_object_missing: false,
-      zero_outer_size: false, software_renderer: false, navigator_overridden: false, automation_globals: false,
-      permissions_inconsistent: false, ua_platform_mismatch: false, evidence: [], errors: {},
+      webdriver: false,
+      headless_ua: false,
+      plugins_missing: false,
+      languages_missing: false,
+      chrome_object_missing: false,
+      zero_outer_size: false,
+      software_renderer: false,
+      navigator_overridden: false,
+      automation_globals: false,
+      permissions_inconsistent: false,
+      ua_platform_mismatch: false,
+      evidence: [],
+      errors: {},
     },
   },
   ms: 12,
@@ -34,7 +44,10 @@ function collectReply(clock: ManualClock, n = 1) {
   };
 }
 
-function setup(events: (req: RecordedRequest, n: number) => Parameters<typeof scriptedFetch>[0] extends (r: RecordedRequest) => infer R ? R : never, extra: Partial<CoreOptions> = {}) {
+function setup(
+  events: (req: RecordedRequest, n: number) => Parameters<typeof scriptedFetch>[0] extends (r: RecordedRequest) => infer R ? R : never,
+  extra: Partial<CoreOptions> = {},
+) {
   const clock = new ManualClock();
   const store = mapStore();
   let collects = 0;
@@ -127,7 +140,11 @@ describe("track", () => {
     });
     t.core.identify(undefined);
     // Queue four events while the network is "busy" so they go out as one batch.
-    for (const e of ["a", "b", "c", "d"]) t.store.data.set(QUEUE_KEY, JSON.stringify([...JSON.parse(t.store.data.get(QUEUE_KEY) ?? "[]"), { event: e, event_id: e, timestamp: "2025-01-01T00:00:00Z", attempts: 0 }]));
+    for (const e of ["a", "b", "c", "d"])
+      t.store.data.set(
+        QUEUE_KEY,
+        JSON.stringify([...JSON.parse(t.store.data.get(QUEUE_KEY) ?? "[]"), { event: e, event_id: e, timestamp: "2025-01-01T00:00:00Z", attempts: 0 }]),
+      );
     await t.core.flush();
     expect(sizes).toEqual([4, 2, 2]);
     expect(await t.core.track("huge")).toMatchObject({ status: "dropped", reason: "too_large" });
@@ -258,8 +275,13 @@ describe("get", () => {
     ];
     const http = scriptedFetch(() => replies.shift() as never);
     const core = createCore({
-      endpoints: resolveEndpoints("https://vigil.test/js"), fetch: http.fetch, clock, randomBytes: countingRandom(),
-      queueStore: mapStore(), deviceIdStores: [mapStore()], collect: async () => collected,
+      endpoints: resolveEndpoints("https://vigil.test/js"),
+      fetch: http.fetch,
+      clock,
+      randomBytes: countingRandom(),
+      queueStore: mapStore(),
+      deviceIdStores: [mapStore()],
+      collect: async () => collected,
     });
     expect(await core.get()).toMatchObject({
       handprint_id: null,
@@ -270,8 +292,13 @@ describe("get", () => {
     expect(await core.get()).toMatchObject({ handprint_id: null, error: { code: "network_error" } });
     expect(await core.get()).toMatchObject({ handprint_id: null, error: { code: "bad_response" } });
     const broken = createCore({
-      endpoints: resolveEndpoints("https://vigil.test/js"), fetch: http.fetch, clock, randomBytes: countingRandom(),
-      queueStore: mapStore(), deviceIdStores: [mapStore()], collect: () => Promise.reject(new Error("collector broke")),
+      endpoints: resolveEndpoints("https://vigil.test/js"),
+      fetch: http.fetch,
+      clock,
+      randomBytes: countingRandom(),
+      queueStore: mapStore(),
+      deviceIdStores: [mapStore()],
+      collect: () => Promise.reject(new Error("collector broke")),
     });
     expect(await broken.get()).toMatchObject({ error: { code: "collection_failed", message: "collector broke" } });
   });

@@ -1,15 +1,4 @@
-import {
-  batchCount,
-  classifyStatus,
-  growBatch,
-  PAGE_BATCH,
-  parseRetryAfter,
-  QUEUE_BOUND,
-  RETRY,
-  retryDelay,
-  shrinkBatch,
-  utf8Bytes,
-} from "@vigil/client-core";
+import { batchCount, classifyStatus, growBatch, PAGE_BATCH, parseRetryAfter, QUEUE_BOUND, RETRY, retryDelay, shrinkBatch, utf8Bytes } from "@vigil/client-core";
 import { LIBRARY } from "../version.js";
 import { loadOrCreateDeviceId } from "./device-id.js";
 import type { Endpoints } from "./endpoints.js";
@@ -186,7 +175,13 @@ export function createCore(options: CoreOptions): VigilCore {
       }
       const head = queue.all().slice(0, batchLimit);
       const limits = { maxEvents: batchLimit, maxBytes: PAGE_BATCH.maxBytes };
-      const batch = head.slice(0, batchCount(head.map((e) => utf8Bytes(JSON.stringify(wireEvent(e)))), limits));
+      const batch = head.slice(
+        0,
+        batchCount(
+          head.map((e) => utf8Bytes(JSON.stringify(wireEvent(e)))),
+          limits,
+        ),
+      );
       if (batch.length === 0) return;
       const token = (await get()).browser_token;
       const result = await postEvents(batch, token, false);
@@ -342,9 +337,9 @@ export function createCore(options: CoreOptions): VigilCore {
     void flush()
       .then(() => flush())
       .then(() => {
-      // Still unsettled after a pass (another pass owned the send): it is safely queued.
-      settle(eventId, { status: "queued", event_id: eventId, reason: "pending" });
-    });
+        // Still unsettled after a pass (another pass owned the send): it is safely queued.
+        settle(eventId, { status: "queued", event_id: eventId, reason: "pending" });
+      });
     return done;
   }
 

@@ -1,16 +1,9 @@
 import type { FetchLike, ResponseLike } from "./types.js";
 
-export type PostResult =
-  | { kind: "response"; status: number; retryAfter: string | null; body: unknown }
-  | { kind: "network"; message: string };
+export type PostResult = { kind: "response"; status: number; retryAfter: string | null; body: unknown } | { kind: "network"; message: string };
 
 /** POSTs JSON and reads a JSON answer; never throws (network failures and bad bodies are data). */
-export async function postJson(
-  fetch: FetchLike,
-  url: string,
-  body: unknown,
-  options: { clientKey?: string; keepalive?: boolean } = {},
-): Promise<PostResult> {
+export async function postJson(fetch: FetchLike, url: string, body: unknown, options: { clientKey?: string; keepalive?: boolean } = {}): Promise<PostResult> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.clientKey) headers.authorization = `Bearer ${options.clientKey}`;
   let response: ResponseLike;
@@ -46,7 +39,6 @@ export async function postJson(
 export function problemMessage(body: unknown, status: number): { code: string; message: string } {
   const p = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const code = typeof p.code === "string" ? p.code : `http_${status}`;
-  const message =
-    typeof p.detail === "string" ? p.detail : typeof p.title === "string" ? p.title : `request failed with status ${status}`;
+  const message = typeof p.detail === "string" ? p.detail : typeof p.title === "string" ? p.title : `request failed with status ${status}`;
   return { code, message };
 }

@@ -30,11 +30,20 @@ describe("the shared policy cases, through createVigil()", () => {
     });
     // Events a page left queued, so a batch of any size goes out in one request.
     const queued = Array.from({ length: attempt.batchSize }, (_, i) => ({
-      event: `e${i}`, event_id: `wev_${i}`, timestamp: new Date(nowMs).toISOString(), attempts: 0,
+      event: `e${i}`,
+      event_id: `wev_${i}`,
+      timestamp: new Date(nowMs).toISOString(),
+      attempts: 0,
     }));
     const storage = mapStore({ [QUEUE_KEY]: JSON.stringify(queued) });
     const vigil = createVigil({
-      url: "https://vigil.test/js", fetch: http.fetch, clock, storage, randomBytes: countingRandom(), random: () => attempt.random, sources: [],
+      url: "https://vigil.test/js",
+      fetch: http.fetch,
+      clock,
+      storage,
+      randomBytes: countingRandom(),
+      random: () => attempt.random,
+      sources: [],
     });
     const eventRequests = () => http.requests.filter((r) => r.url.endsWith("/events"));
 

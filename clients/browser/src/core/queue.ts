@@ -73,7 +73,11 @@ export class PersistentQueue {
 function isQueuedEvent(x: unknown): x is QueuedEvent {
   const e = x as QueuedEvent;
   return (
-    typeof e === "object" && e !== null && typeof e.event === "string" && typeof e.event_id === "string" &&
-    typeof e.timestamp === "string" && typeof e.attempts === "number"
+    typeof e === "object" &&
+    e !== null &&
+    typeof e.event === "string" &&
+    typeof e.event_id === "string" &&
+    typeof e.timestamp === "string" &&
+    typeof e.attempts === "number"
   );
 }

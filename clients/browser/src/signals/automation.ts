@@ -31,9 +31,23 @@ export interface DeviceSignals {
 type Check = (components: Components) => boolean | Promise<boolean>;
 
 const AUTOMATION_GLOBALS = [
-  "__webdriver_evaluate", "__selenium_evaluate", "__webdriver_script_fn", "__driver_evaluate", "__fxdriver_unwrapped",
-  "__selenium_unwrapped", "_Selenium_IDE_Recorder", "callSelenium", "_selenium", "callPhantom", "_phantom",
-  "__nightmare", "domAutomation", "domAutomationController", "__playwright__binding__", "__pwInitScripts", "Cypress",
+  "__webdriver_evaluate",
+  "__selenium_evaluate",
+  "__webdriver_script_fn",
+  "__driver_evaluate",
+  "__fxdriver_unwrapped",
+  "__selenium_unwrapped",
+  "_Selenium_IDE_Recorder",
+  "callSelenium",
+  "_selenium",
+  "callPhantom",
+  "_phantom",
+  "__nightmare",
+  "domAutomation",
+  "domAutomationController",
+  "__playwright__binding__",
+  "__pwInitScripts",
+  "Cypress",
   "__puppeteer_evaluation_script__",
 ];
 

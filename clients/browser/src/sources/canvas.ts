@@ -50,7 +50,11 @@ function drawText(): string {
 function drawGeometry(): string {
   const ctx = context(122, 110);
   ctx.globalCompositeOperation = "multiply";
-  const circles: Array<[string, number, number]> = [["#f2f", 40, 40], ["#2ff", 80, 40], ["#ff2", 60, 80]];
+  const circles: Array<[string, number, number]> = [
+    ["#f2f", 40, 40],
+    ["#2ff", 80, 40],
+    ["#ff2", 60, 80],
+  ];
   for (const [color, x, y] of circles) {
     ctx.fillStyle = color;
     ctx.beginPath();

@@ -11,6 +11,10 @@ describe("device_memory source in Chromium", () => {
 
   it("reports null where the API is missing (Firefox, Safari) and an error when reading throws", async () => {
     expect(await readSource("device_memory", { initScript: "delete Navigator.prototype.deviceMemory;" })).toMatchObject({ value: null });
-    expect(await readSource("device_memory", { initScript: "Object.defineProperty(Navigator.prototype, 'deviceMemory', { get() { throw new Error('denied'); } });" })).toEqual({ error: "denied", ms: expect.any(Number) });
+    expect(
+      await readSource("device_memory", {
+        initScript: "Object.defineProperty(Navigator.prototype, 'deviceMemory', { get() { throw new Error('denied'); } });",
+      }),
+    ).toEqual({ error: "denied", ms: expect.any(Number) });
   });
 });

@@ -3,14 +3,45 @@ import type { Source } from "./types.js";
 /** Fonts that tell operating systems, office suites and language packs apart. */
 export const FONT_CANDIDATES: readonly string[] = [
   // Windows and Office
-  "Calibri", "Cambria", "Consolas", "Segoe UI", "Segoe UI Emoji", "Tahoma", "MS Gothic", "Microsoft YaHei",
-  "Malgun Gothic", "Franklin Gothic Medium", "Century Gothic", "Marlett", "Garamond", "Bookman Old Style",
+  "Calibri",
+  "Cambria",
+  "Consolas",
+  "Segoe UI",
+  "Segoe UI Emoji",
+  "Tahoma",
+  "MS Gothic",
+  "Microsoft YaHei",
+  "Malgun Gothic",
+  "Franklin Gothic Medium",
+  "Century Gothic",
+  "Marlett",
+  "Garamond",
+  "Bookman Old Style",
   // macOS and iOS
-  "Helvetica Neue", "Menlo", "Monaco", "Avenir", "Futura", "Gill Sans", "PingFang SC", "Hiragino Sans", "Geneva",
+  "Helvetica Neue",
+  "Menlo",
+  "Monaco",
+  "Avenir",
+  "Futura",
+  "Gill Sans",
+  "PingFang SC",
+  "Hiragino Sans",
+  "Geneva",
   // Linux distributions
-  "DejaVu Sans", "Liberation Sans", "Ubuntu", "Cantarell", "Noto Color Emoji", "FreeSans",
+  "DejaVu Sans",
+  "Liberation Sans",
+  "Ubuntu",
+  "Cantarell",
+  "Noto Color Emoji",
+  "FreeSans",
   // Everywhere, or installed with apps
-  "Arial", "Times New Roman", "Courier New", "Comic Sans MS", "Roboto", "Open Sans", "Lato",
+  "Arial",
+  "Times New Roman",
+  "Courier New",
+  "Comic Sans MS",
+  "Roboto",
+  "Open Sans",
+  "Lato",
 ];
 
 const BASES = ["monospace", "sans-serif", "serif"] as const;

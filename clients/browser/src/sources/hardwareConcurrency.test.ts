@@ -16,7 +16,13 @@ describe("hardware_concurrency source in Chromium", () => {
   });
 
   it("reports null where the browser hides it and an error when reading throws", async () => {
-    expect(await readSource("hardware_concurrency", { initScript: "Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => undefined });" })).toMatchObject({ value: null });
-    expect(await readSource("hardware_concurrency", { initScript: "Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get() { throw new Error('hidden'); } });" })).toEqual({ error: "hidden", ms: expect.any(Number) });
+    expect(
+      await readSource("hardware_concurrency", { initScript: "Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => undefined });" }),
+    ).toMatchObject({ value: null });
+    expect(
+      await readSource("hardware_concurrency", {
+        initScript: "Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get() { throw new Error('hidden'); } });",
+      }),
+    ).toEqual({ error: "hidden", ms: expect.any(Number) });
   });
 });

@@ -23,9 +23,27 @@ import type { Source } from "./types.js";
 
 /** Every source the library collects. Asynchronous ones come first so their work overlaps the synchronous ones. */
 export const defaultSources: readonly Source[] = [
-  audio, platform, canvas, webgl, fonts, screenSource, pixelRatio, timezone, languages, hardwareConcurrency,
-  deviceMemory, userAgent, touch, colorGamut, mathQuirks, architecture, intl, mediaPreferences, storageSource,
-  plugins, features,
+  audio,
+  platform,
+  canvas,
+  webgl,
+  fonts,
+  screenSource,
+  pixelRatio,
+  timezone,
+  languages,
+  hardwareConcurrency,
+  deviceMemory,
+  userAgent,
+  touch,
+  colorGamut,
+  mathQuirks,
+  architecture,
+  intl,
+  mediaPreferences,
+  storageSource,
+  plugins,
+  features,
 ];
 
 export type { Component, Components, Source } from "./types.js";

@@ -15,6 +15,9 @@ describe("intl source in Chromium", () => {
   });
 
   it("records a broken Intl as data", async () => {
-    expect(await readSource("intl", { initScript: "Intl.NumberFormat = function () { throw new Error('no icu'); };" })).toEqual({ error: "no icu", ms: expect.any(Number) });
+    expect(await readSource("intl", { initScript: "Intl.NumberFormat = function () { throw new Error('no icu'); };" })).toEqual({
+      error: "no icu",
+      ms: expect.any(Number),
+    });
   });
 });

@@ -18,6 +18,9 @@ describe("math source in Chromium", () => {
   });
 
   it("records a throwing Math function as data", async () => {
-    expect(await readSource("math", { initScript: "Math.acosh = () => { throw new Error('no acosh'); };" })).toEqual({ error: "no acosh", ms: expect.any(Number) });
+    expect(await readSource("math", { initScript: "Math.acosh = () => { throw new Error('no acosh'); };" })).toEqual({
+      error: "no acosh",
+      ms: expect.any(Number),
+    });
   });
 });

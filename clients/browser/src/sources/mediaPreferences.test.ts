@@ -14,6 +14,9 @@ describe("media_preferences source in Chromium", () => {
   });
 
   it("records a throwing matchMedia as data", async () => {
-    expect(await readSource("media_preferences", { initScript: "window.matchMedia = () => { throw new Error('no media'); };" })).toEqual({ error: "no media", ms: expect.any(Number) });
+    expect(await readSource("media_preferences", { initScript: "window.matchMedia = () => { throw new Error('no media'); };" })).toEqual({
+      error: "no media",
+      ms: expect.any(Number),
+    });
   });
 });

@@ -26,7 +26,9 @@ describe("platform source in Chromium", () => {
   });
 
   it("records a throwing navigator.platform as data", async () => {
-    const c = await readSource("platform", { initScript: "Object.defineProperty(Navigator.prototype, 'platform', { get() { throw new Error('no platform'); } });" });
+    const c = await readSource("platform", {
+      initScript: "Object.defineProperty(Navigator.prototype, 'platform', { get() { throw new Error('no platform'); } });",
+    });
     expect(c).toEqual({ error: "no platform", ms: expect.any(Number) });
   });
 });

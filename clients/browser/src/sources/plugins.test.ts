@@ -15,7 +15,9 @@ describe("plugins source in Chromium", () => {
   });
 
   it("records a throwing plugin list as data", async () => {
-    expect(await readSource("plugins", { initScript: "Object.defineProperty(Navigator.prototype, 'plugins', { get() { throw new Error('no plugins'); } });" })).toEqual({
+    expect(
+      await readSource("plugins", { initScript: "Object.defineProperty(Navigator.prototype, 'plugins', { get() { throw new Error('no plugins'); } });" }),
+    ).toEqual({
       error: "no plugins",
       ms: expect.any(Number),
     });

@@ -66,7 +66,11 @@ describe("runSources (plain Node)", () => {
   });
 
   it("describes errors without throwing, even for hostile values", () => {
-    const hostile = { toString() { throw new Error("nope"); } };
+    const hostile = {
+      toString() {
+        throw new Error("nope");
+      },
+    };
     expect(describeError(hostile)).toBe("unknown error");
     expect(describeError(new Error(""))).toBe("unknown error");
     expect(describeError(new Error("x".repeat(500)))).toHaveLength(200);

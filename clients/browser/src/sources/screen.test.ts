@@ -6,9 +6,7 @@ describe("screen source in Chromium", () => {
   afterAll(closeBrowser);
 
   it("reads the emulated screen and window sizes separately", async () => {
-    const s = valueOf<ScreenReading>(
-      await readSource("screen", { screen: { width: 1920, height: 1080 }, viewport: { width: 1000, height: 700 } }),
-    );
+    const s = valueOf<ScreenReading>(await readSource("screen", { screen: { width: 1920, height: 1080 }, viewport: { width: 1000, height: 700 } }));
     expect(s).toMatchObject({ width: 1920, height: 1080, inner_width: 1000, inner_height: 700, color_depth: 24 });
     expect(s.orientation).toBe("landscape-primary");
   });

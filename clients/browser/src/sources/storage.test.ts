@@ -16,7 +16,9 @@ describe("storage source in Chromium", () => {
   });
 
   it("records a throwing navigator.cookieEnabled as data", async () => {
-    const c = await readSource("storage", { initScript: "Object.defineProperty(Navigator.prototype, 'cookieEnabled', { get() { throw new Error('no cookies'); } });" });
+    const c = await readSource("storage", {
+      initScript: "Object.defineProperty(Navigator.prototype, 'cookieEnabled', { get() { throw new Error('no cookies'); } });",
+    });
     expect(c).toEqual({ error: "no cookies", ms: expect.any(Number) });
   });
 });

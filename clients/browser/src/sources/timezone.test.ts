@@ -14,7 +14,10 @@ describe("timezone source in Chromium", () => {
   });
 
   it("falls back to offsets when Intl cannot name the zone", async () => {
-    const c = await readSource("timezone", { timezoneId: "America/New_York", initScript: "Intl.DateTimeFormat = function () { throw new Error('no intl'); };" });
+    const c = await readSource("timezone", {
+      timezoneId: "America/New_York",
+      initScript: "Intl.DateTimeFormat = function () { throw new Error('no intl'); };",
+    });
     expect(c).toMatchObject({ value: { name: null, offset_jan: 300, offset_jul: 240 } });
   });
 

@@ -18,7 +18,9 @@ describe("user_agent source in Chromium", () => {
   });
 
   it("records a throwing navigator.userAgent as data", async () => {
-    const c = await readSource("user_agent", { initScript: "Object.defineProperty(Navigator.prototype, 'userAgent', { get() { throw new Error('no ua'); } });" });
+    const c = await readSource("user_agent", {
+      initScript: "Object.defineProperty(Navigator.prototype, 'userAgent', { get() { throw new Error('no ua'); } });",
+    });
     expect(c).toEqual({ error: "no ua", ms: expect.any(Number) });
   });
 });

@@ -10,8 +10,7 @@ export interface UserAgentReading {
 export const userAgent: Source<UserAgentReading> = {
   name: "user_agent",
   collect() {
-    const data = (navigator as Navigator & { userAgentData?: { brands?: Array<{ brand: string; version: string }> } })
-      .userAgentData;
+    const data = (navigator as Navigator & { userAgentData?: { brands?: Array<{ brand: string; version: string }> } }).userAgentData;
     return {
       user_agent: navigator.userAgent,
       vendor: typeof navigator.vendor === "string" ? navigator.vendor : null,

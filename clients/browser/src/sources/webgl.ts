@@ -24,10 +24,19 @@ export const webgl: Source<WebglReading> = {
       const debug = gl.getExtension("WEBGL_debug_renderer_info");
       const str = (p: number) => String(gl.getParameter(p) ?? "");
       const limits = [
-        gl.MAX_TEXTURE_SIZE, gl.MAX_CUBE_MAP_TEXTURE_SIZE, gl.MAX_RENDERBUFFER_SIZE, gl.MAX_VERTEX_ATTRIBS,
-        gl.MAX_VARYING_VECTORS, gl.MAX_VERTEX_UNIFORM_VECTORS, gl.MAX_FRAGMENT_UNIFORM_VECTORS,
-        gl.MAX_COMBINED_TEXTURE_IMAGE_UNITS, gl.MAX_TEXTURE_IMAGE_UNITS, gl.MAX_VERTEX_TEXTURE_IMAGE_UNITS,
-        gl.MAX_VIEWPORT_DIMS, gl.ALIASED_LINE_WIDTH_RANGE, gl.ALIASED_POINT_SIZE_RANGE,
+        gl.MAX_TEXTURE_SIZE,
+        gl.MAX_CUBE_MAP_TEXTURE_SIZE,
+        gl.MAX_RENDERBUFFER_SIZE,
+        gl.MAX_VERTEX_ATTRIBS,
+        gl.MAX_VARYING_VECTORS,
+        gl.MAX_VERTEX_UNIFORM_VECTORS,
+        gl.MAX_FRAGMENT_UNIFORM_VECTORS,
+        gl.MAX_COMBINED_TEXTURE_IMAGE_UNITS,
+        gl.MAX_TEXTURE_IMAGE_UNITS,
+        gl.MAX_VERTEX_TEXTURE_IMAGE_UNITS,
+        gl.MAX_VIEWPORT_DIMS,
+        gl.ALIASED_LINE_WIDTH_RANGE,
+        gl.ALIASED_POINT_SIZE_RANGE,
       ].map((p) => {
         const v: unknown = gl.getParameter(p);
         return typeof v === "object" && v !== null ? Array.from(v as ArrayLike<number>).join(",") : String(v);

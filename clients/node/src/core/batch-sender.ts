@@ -213,16 +213,18 @@ export class BatchSender {
     } catch (cause) {
       request = Promise.reject(cause);
     }
-    void request.then(
-      (response) => this.settleBatch(batch, () => this.onResponse(batch, response)),
-      (cause: unknown) =>
-        this.settleBatch(batch, () => {
-          const error = timedOut
-            ? new VigilError('timeout', `POST /events/batch timed out after ${requestTimeout} ms`, { cause })
-            : new VigilError('network', `POST /events/batch failed: ${describeCause(cause)}`, { cause });
-          this.retryLater(batch, error, { answered: false, retryAfterMs: undefined });
-        }),
-    ).finally(cancelTimeout);
+    void request
+      .then(
+        (response) => this.settleBatch(batch, () => this.onResponse(batch, response)),
+        (cause: unknown) =>
+          this.settleBatch(batch, () => {
+            const error = timedOut
+              ? new VigilError('timeout', `POST /events/batch timed out after ${requestTimeout} ms`, { cause })
+              : new VigilError('network', `POST /events/batch failed: ${describeCause(cause)}`, { cause });
+            this.retryLater(batch, error, { answered: false, retryAfterMs: undefined });
+          }),
+      )
+      .finally(cancelTimeout);
   }
 
   private settleBatch(batch: Pending[], handle: () => void): void {
@@ -287,10 +289,13 @@ export class BatchSender {
         retry.push(pending);
       } else {
         const problem = 'error' in result ? result.error : undefined;
-        this.drop([pending], new VigilError('rejected', `event "${pending.event.event}" refused (${result.status})${problem?.detail ? `: ${problem.detail}` : ''}`, {
-          status: result.status,
-          problem,
-        }));
+        this.drop(
+          [pending],
+          new VigilError('rejected', `event "${pending.event.event}" refused (${result.status})${problem?.detail ? `: ${problem.detail}` : ''}`, {
+            status: result.status,
+            problem,
+          }),
+        );
       }
     });
     if (retry.length > 0) {
@@ -311,11 +316,14 @@ export class BatchSender {
     const exhausted = batch.filter((p) => p.attempts >= maxAttempts);
     const again = batch.filter((p) => p.attempts < maxAttempts);
     if (exhausted.length > 0) {
-      this.drop(exhausted, new VigilError('retries_exhausted', `gave up after ${maxAttempts} attempts: ${error.message}`, {
-        status: error.status,
-        problem: error.problem,
-        cause: error,
-      }));
+      this.drop(
+        exhausted,
+        new VigilError('retries_exhausted', `gave up after ${maxAttempts} attempts: ${error.message}`, {
+          status: error.status,
+          problem: error.problem,
+          cause: error,
+        }),
+      );
     }
     this.consecutiveFailures++;
     const policy = { baseDelayMs: minRetryDelay, multiplier: RETRY.multiplier, maxDelayMs: maxRetryDelay };

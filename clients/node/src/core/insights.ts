@@ -28,8 +28,19 @@ export class Insights implements InsightsData {
 
   constructor(data: InsightsData & JsonObject, failure?: VigilError) {
     const {
-      event_id, device_id, handprint_id, current_tags, risk_score, score_breakdown,
-      device_id_details, behaviors, device, email_intel, phone_intel, warnings, ...extra
+      event_id,
+      device_id,
+      handprint_id,
+      current_tags,
+      risk_score,
+      score_breakdown,
+      device_id_details,
+      behaviors,
+      device,
+      email_intel,
+      phone_intel,
+      warnings,
+      ...extra
     } = data;
     this.event_id = event_id ?? null;
     this.device_id = device_id ?? null;

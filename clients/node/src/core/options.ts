@@ -7,9 +7,7 @@ import { fetchTransport } from '../transport/fetch.js';
 import type { AttemptedEvent, InsightsData } from './wire.js';
 
 /** What `trackAsync` resolves to when the service cannot answer in time. */
-export type FailOpen =
-  | Partial<InsightsData>
-  | ((error: VigilError, event: AttemptedEvent) => Partial<InsightsData>);
+export type FailOpen = Partial<InsightsData> | ((error: VigilError, event: AttemptedEvent) => Partial<InsightsData>);
 
 /**
  * Options understood by the runtime-neutral core. Every one has a default (see README); the delivery defaults
@@ -78,12 +76,7 @@ export interface ResolvedCoreOptions {
 /** The service's own limit on events per batch. */
 export const SERVICE_MAX_BATCH = EVENTS_BATCH.maxEvents;
 
-export function resolveCoreOptions(
-  endpoint: string,
-  writeKey: string,
-  options: CoreOptions,
-  userAgent: string,
-): ResolvedCoreOptions {
+export function resolveCoreOptions(endpoint: string, writeKey: string, options: CoreOptions, userAgent: string): ResolvedCoreOptions {
   return {
     endpoint: endpoint.replace(/\/+$/, ''),
     writeKey,

@@ -68,10 +68,7 @@ export class SingleSender {
       }
       request.then(
         (response) => finish(() => this.onResponse(prepared, response)),
-        (cause: unknown) =>
-          finish(() =>
-            this.failOpen(prepared, new VigilError('network', `POST /events failed: ${describeCause(cause)}`, { cause }), true),
-          ),
+        (cause: unknown) => finish(() => this.failOpen(prepared, new VigilError('network', `POST /events failed: ${describeCause(cause)}`, { cause }), true)),
       );
     });
   }

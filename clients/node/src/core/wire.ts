@@ -26,16 +26,7 @@ export interface Problem {
   errors?: { path: string; message: string }[];
 }
 
-export type RiskTag =
-  | 'emulator'
-  | 'rooted'
-  | 'hooked'
-  | 'vpn'
-  | 'proxy'
-  | 'tor'
-  | 'new_device'
-  | 'unregistered'
-  | 'multi_user';
+export type RiskTag = 'emulator' | 'rooted' | 'hooked' | 'vpn' | 'proxy' | 'tor' | 'new_device' | 'unregistered' | 'multi_user';
 
 export interface Behavior {
   count: number | null;
@@ -81,9 +72,7 @@ export interface InsightsData {
   warnings: string[];
 }
 
-export type BatchItemResult =
-  | { status: number; insights: InsightsData }
-  | { status: number; error: Problem };
+export type BatchItemResult = { status: number; insights: InsightsData } | { status: number; error: Problem };
 
 export interface BatchResponse {
   results: BatchItemResult[];

@@ -37,15 +37,7 @@ export function expressMiddleware(
   return function vigilMiddleware(request, response, next) {
     try {
       const path = pathOnly(request.originalUrl ?? request.url);
-      const { context, finish } = beginRequest(
-        root,
-        request,
-        (req) => req.vigil,
-        root.withRequest(request),
-        request.method,
-        path,
-        options,
-      );
+      const { context, finish } = beginRequest(root, request, (req) => req.vigil, root.withRequest(request), request.method, path, options);
       request.vigil = context;
       if (finish !== undefined) {
         // 'close' also covers clients that hang up before the response is complete.

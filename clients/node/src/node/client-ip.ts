@@ -18,11 +18,7 @@ export interface ForwardingHeaders {
  * Header preference when the peer is trusted: CF-Connecting-IP (Cloudflare sets exactly one
  * value), then Forwarded (RFC 7239), then X-Forwarded-For.
  */
-export function clientIp(
-  peer: string | undefined,
-  headers: ForwardingHeaders,
-  trusted: TrustedProxies,
-): string | undefined {
+export function clientIp(peer: string | undefined, headers: ForwardingHeaders, trusted: TrustedProxies): string | undefined {
   const socketAddress = peer === undefined ? undefined : validIp(peer);
   if (socketAddress === undefined || !trusted.trusts(socketAddress)) return socketAddress;
 

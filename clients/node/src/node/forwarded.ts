@@ -45,9 +45,7 @@ export function nodeAddress(node: string): string | undefined {
 }
 
 function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
-    ? value.slice(1, -1).replace(/\\(.)/g, '$1')
-    : value;
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
 }
 
 function splitOutsideQuotes(text: string, separator: string): string[] {

@@ -58,11 +58,7 @@ export interface RequestInfo {
  * Reads everything needed from the request at once, so the context keeps a small immutable
  * snapshot rather than a reference to a request object that the framework will reuse or mutate.
  */
-export function requestInfo(
-  request: SupportedRequest,
-  trusted: TrustedProxies,
-  options: WithRequestOptions = {},
-): RequestInfo {
+export function requestInfo(request: SupportedRequest, trusted: TrustedProxies, options: WithRequestOptions = {}): RequestInfo {
   const view = viewOf(request);
   const header = (name: string): string | undefined => view.header(name);
   const ip = clientIp(

@@ -40,9 +40,7 @@ export class FakeClock implements Clock {
     const target = this.time + ms;
     await settle();
     for (;;) {
-      const next = this.timers
-        .filter((t) => t.due <= target)
-        .sort((a, b) => a.due - b.due || a.id - b.id)[0];
+      const next = this.timers.filter((t) => t.due <= target).sort((a, b) => a.due - b.due || a.id - b.id)[0];
       if (next === undefined) break;
       this.timers = this.timers.filter((t) => t !== next);
       this.time = next.due;

@@ -21,7 +21,21 @@ export const metadata: Metadata = { title: 'Devices' };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-function FacetSelect({ id, label, name, value, choices, all }: { id: string; label: string; name: string; value?: string; choices: FacetValue[]; all: string }) {
+function FacetSelect({
+  id,
+  label,
+  name,
+  value,
+  choices,
+  all,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value?: string;
+  choices: FacetValue[];
+  all: string;
+}) {
   const known = choices.some((c) => c.value === value);
   return (
     <div className="field">

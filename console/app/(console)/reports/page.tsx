@@ -16,15 +16,36 @@ export const metadata: Metadata = { title: 'Reports' };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 256) : undefined);
-const pick = <T extends string>(value: unknown, choices: readonly T[], fallback: T): T => (choices.find((c) => c === value) ?? fallback);
+const pick = <T extends string>(value: unknown, choices: readonly T[], fallback: T): T => choices.find((c) => c === value) ?? fallback;
 
 const eventKeys = ['TAG', 'EVENT', 'BRANCH', 'ROLE', 'USER'] as const satisfies readonly EventGroupKey[];
 const deviceKeys = ['STATUS', 'BRANCH', 'ROLE', 'TAG'] as const satisfies readonly DeviceGroupKey[];
 const buckets = ['HOUR', 'DAY', 'WEEK'] as const satisfies readonly TimeBucket[];
-const keyLabels: Record<EventGroupKey | DeviceGroupKey, string> = { TAG: 'Tag', EVENT: 'Event name', BRANCH: 'Branch', ROLE: 'Role', USER: 'Registered user', STATUS: 'Status' };
+const keyLabels: Record<EventGroupKey | DeviceGroupKey, string> = {
+  TAG: 'Tag',
+  EVENT: 'Event name',
+  BRANCH: 'Branch',
+  ROLE: 'Role',
+  USER: 'Registered user',
+  STATUS: 'Status',
+};
 const bucketLabels: Record<TimeBucket, string> = { HOUR: 'Hour', DAY: 'Day', WEEK: 'Week' };
 
-function Select<T extends string>({ id, name, label, value, choices, labels }: { id: string; name: string; label: string; value: T; choices: readonly T[]; labels: Record<T, string> }) {
+function Select<T extends string>({
+  id,
+  name,
+  label,
+  value,
+  choices,
+  labels,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: T;
+  choices: readonly T[];
+  labels: Record<T, string>;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -69,7 +90,8 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
   );
   const chart = stackedSeries(series, by, bucket, tz);
   const field = eventGroupField[by];
-  const deviceLabel = (r: (typeof devices)[number]) => String((devicesBy === 'STATUS' ? r.status?.toLowerCase() : r[devicesBy.toLowerCase() as 'branch' | 'role' | 'tag']) ?? '(none)');
+  const deviceLabel = (r: (typeof devices)[number]) =>
+    String((devicesBy === 'STATUS' ? r.status?.toLowerCase() : r[devicesBy.toLowerCase() as 'branch' | 'role' | 'tag']) ?? '(none)');
   const sortedTotals = [...totals].sort((a, b) => b.count - a.count);
 
   return (
@@ -109,11 +131,23 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
           <h2 id="rep-events">
             Events per {bucketLabels[bucket].toLowerCase()} by {keyLabels[by].toLowerCase()}
           </h2>
-          {chart.data.length ? <TagsOverTimeChart data={chart.data} tags={chart.keys} title={`Events per ${bucketLabels[bucket].toLowerCase()}, stacked by ${keyLabels[by].toLowerCase()}`} /> : <p className="muted">No events in this range.</p>}
+          {chart.data.length ? (
+            <TagsOverTimeChart
+              data={chart.data}
+              tags={chart.keys}
+              title={`Events per ${bucketLabels[bucket].toLowerCase()}, stacked by ${keyLabels[by].toLowerCase()}`}
+            />
+          ) : (
+            <p className="muted">No events in this range.</p>
+          )}
         </section>
         <section className="panel" aria-labelledby="rep-devices">
           <h2 id="rep-devices">Devices by {keyLabels[devicesBy].toLowerCase()}</h2>
-          {devices.length ? <TagTotalsChart data={deviceTotals(devices, deviceLabel)} title={`Devices by ${keyLabels[devicesBy].toLowerCase()}`} /> : <p className="muted">No devices.</p>}
+          {devices.length ? (
+            <TagTotalsChart data={deviceTotals(devices, deviceLabel)} title={`Devices by ${keyLabels[devicesBy].toLowerCase()}`} />
+          ) : (
+            <p className="muted">No devices.</p>
+          )}
         </section>
       </div>
 
@@ -126,10 +160,18 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
             <thead>
               <tr>
                 <th scope="col">{keyLabels[by]}</th>
-                <th scope="col" className="num">Events</th>
-                <th scope="col" className="num">Mean score</th>
-                <th scope="col" className="num">Max score</th>
-                <th scope="col" className="num">Devices</th>
+                <th scope="col" className="num">
+                  Events
+                </th>
+                <th scope="col" className="num">
+                  Mean score
+                </th>
+                <th scope="col" className="num">
+                  Max score
+                </th>
+                <th scope="col" className="num">
+                  Devices
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -137,8 +179,12 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
                 <tr key={r[field] ?? '(none)'}>
                   <td>{r[field] ?? <span className="muted">(none)</span>}</td>
                   <td className="num">{formatCount(r.count)}</td>
-                  <td className="num"><Score value={r.meanScore} /></td>
-                  <td className="num"><Score value={r.maxScore} /></td>
+                  <td className="num">
+                    <Score value={r.meanScore} />
+                  </td>
+                  <td className="num">
+                    <Score value={r.maxScore} />
+                  </td>
                   <td className="num">{formatCount(r.distinctDevices)}</td>
                 </tr>
               ))}
@@ -157,9 +203,15 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
                 <tr>
                   <th scope="col">{bucketLabels[bucket]} from</th>
                   <th scope="col">{keyLabels[by]}</th>
-                  <th scope="col" className="num">Events</th>
-                  <th scope="col" className="num">Mean</th>
-                  <th scope="col" className="num">Devices</th>
+                  <th scope="col" className="num">
+                    Events
+                  </th>
+                  <th scope="col" className="num">
+                    Mean
+                  </th>
+                  <th scope="col" className="num">
+                    Devices
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -168,7 +220,9 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
                     <td title={formatDateTime(r.bucket, tz)}>{r.bucket ? formatBucketLabel(r.bucket, bucket, tz) : '—'}</td>
                     <td>{r[field] ?? <span className="muted">(none)</span>}</td>
                     <td className="num">{formatCount(r.count)}</td>
-                    <td className="num"><Score value={r.meanScore} /></td>
+                    <td className="num">
+                      <Score value={r.meanScore} />
+                    </td>
                     <td className="num">{formatCount(r.distinctDevices)}</td>
                   </tr>
                 ))}
@@ -183,7 +237,9 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
               <thead>
                 <tr>
                   <th scope="col">{keyLabels[devicesBy]}</th>
-                  <th scope="col" className="num">Devices</th>
+                  <th scope="col" className="num">
+                    Devices
+                  </th>
                 </tr>
               </thead>
               <tbody>

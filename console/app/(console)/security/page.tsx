@@ -22,8 +22,7 @@ export default async function SecurityPage() {
         <div>
           <h1>Security</h1>
           <p>
-            Write keys authenticate your backend on <code>POST /events</code>; keep them server-side. Client keys go in the browser and
-            Android libraries.
+            Write keys authenticate your backend on <code>POST /events</code>; keep them server-side. Client keys go in the browser and Android libraries.
           </p>
         </div>
       </div>
@@ -67,9 +66,7 @@ export default async function SecurityPage() {
                   {k.replacedBy && <div className="muted mono">→ {keys.find((n) => n.id === k.replacedBy)?.displayPrefix ?? k.replacedBy}…</div>}
                 </td>
                 <td>
-                  {k.state === 'ACTIVE' && (
-                    <RotateButton what="key" id={k.id} name={k.name} prefix={k.displayPrefix} action={rotateKeyAction} />
-                  )}
+                  {k.state === 'ACTIVE' && <RotateButton what="key" id={k.id} name={k.name} prefix={k.displayPrefix} action={rotateKeyAction} />}
                   {!k.revokedAt && (
                     <ConfirmAction
                       label="Revoke"
@@ -77,8 +74,7 @@ export default async function SecurityPage() {
                       title={`Revoke “${k.name}”?`}
                       description={
                         <>
-                          Every request with <span className="mono">{k.displayPrefix}…</span> is refused at once, in every Vigil process. This
-                          cannot be undone.
+                          Every request with <span className="mono">{k.displayPrefix}…</span> is refused at once, in every Vigil process. This cannot be undone.
                         </>
                       }
                       action={revokeKeyAction}
@@ -95,7 +91,9 @@ export default async function SecurityPage() {
         {keys.length === 0 && <div className="empty">No keys yet.</div>}
       </div>
 
-      <h2 id="api-tokens" style={{ marginTop: 24 }}>API tokens</h2>
+      <h2 id="api-tokens" style={{ marginTop: 24 }}>
+        API tokens
+      </h2>
       <p className="muted">Supervisors&apos; tokens for REST and GraphQL; create and revoke them on the Supervisors page.</p>
       <div className="table-wrap">
         <table className="data" data-testid="tokens-table">
@@ -112,11 +110,7 @@ export default async function SecurityPage() {
                 <td>
                   <StatusBadge status={t.state} />
                 </td>
-                <td>
-                  {t.state === 'ACTIVE' && (
-                    <RotateButton what="token" id={t.id} name={t.name} prefix={t.displayPrefix} action={rotateTokenAction} />
-                  )}
-                </td>
+                <td>{t.state === 'ACTIVE' && <RotateButton what="token" id={t.id} name={t.name} prefix={t.displayPrefix} action={rotateTokenAction} />}</td>
               </tr>
             ))}
           </tbody>
@@ -160,8 +154,7 @@ function RotateButton(props: { what: 'key' | 'token'; id: string; name: string; 
       title={`Rotate “${props.name}”?`}
       description={
         <>
-          A new {props.what} is created and shown once. <span className="mono">{props.prefix}…</span> keeps working for the overlap, then is
-          refused.
+          A new {props.what} is created and shown once. <span className="mono">{props.prefix}…</span> keeps working for the overlap, then is refused.
         </>
       }
       fields={

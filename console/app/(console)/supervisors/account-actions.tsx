@@ -1,11 +1,5 @@
 import { ConfirmAction } from '../../../components/confirm-action';
-import {
-  deleteAccountAction,
-  disableAccountAction,
-  enableAccountAction,
-  resetPasswordAction,
-  setRoleAction,
-} from '../../../lib/server/actions/accounts';
+import { deleteAccountAction, disableAccountAction, enableAccountAction, resetPasswordAction, setRoleAction } from '../../../lib/server/actions/accounts';
 import type { Supervisor } from '../../../lib/server/vigil/types';
 
 /**

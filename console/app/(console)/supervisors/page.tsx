@@ -65,7 +65,9 @@ export default async function SupervisorsPage() {
               <th scope="col">May</th>
               <th scope="col">Status</th>
               <th scope="col">Created</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -125,7 +127,9 @@ export default async function SupervisorsPage() {
               <th scope="col">Last used</th>
               <th scope="col">Expires</th>
               <th scope="col">Status</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -161,7 +165,9 @@ export default async function SupervisorsPage() {
         {tokens.length === 0 && <div className="empty">No API tokens.</div>}
       </div>
 
-      <h2 id="sessions" style={{ margin: '24px 0 8px' }}>Signed-in sessions</h2>
+      <h2 id="sessions" style={{ margin: '24px 0 8px' }}>
+        Signed-in sessions
+      </h2>
       <div className="table-wrap">
         <table className="data" data-testid="sessions-table" aria-labelledby="sessions">
           <thead>
@@ -171,7 +177,9 @@ export default async function SupervisorsPage() {
               <th scope="col">Signed in</th>
               <th scope="col">Last used</th>
               <th scope="col">Expires</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -201,7 +209,9 @@ export default async function SupervisorsPage() {
         {openSessions.length === 0 && <div className="empty">No one is signed in.</div>}
       </div>
 
-      <h2 id="account-changes" style={{ margin: '24px 0 8px' }}>Account changes</h2>
+      <h2 id="account-changes" style={{ margin: '24px 0 8px' }}>
+        Account changes
+      </h2>
       <AccountAudit records={accountAudit} tz={tz} />
     </FeedbackProvider>
   );

@@ -41,8 +41,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
         <div>
           <h1>Webhooks</h1>
           <p>
-            Vigil posts signed events (Standard Webhooks) to your receivers: a tag appearing on a device, a score over a threshold,
-            registration, key and account changes. Delivery is at least once; deduplicate on <code>webhook-id</code>.
+            Vigil posts signed events (Standard Webhooks) to your receivers: a tag appearing on a device, a score over a threshold, registration, key and
+            account changes. Delivery is at least once; deduplicate on <code>webhook-id</code>.
           </p>
         </div>
       </div>
@@ -86,7 +86,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
               <th scope="col">Events</th>
               <th scope="col">Created</th>
               <th scope="col">Status</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -158,7 +160,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
                 <th scope="col">Status</th>
                 <th scope="col">Attempts</th>
                 <th scope="col">Last answer</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>

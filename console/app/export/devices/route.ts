@@ -22,7 +22,10 @@ export async function GET(request: NextRequest): Promise<Response> {
       signal: request.signal,
     });
   } catch {
-    return new Response('The Vigil API cannot be reached; try again shortly.\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' } });
+    return new Response('The Vigil API cannot be reached; try again shortly.\n', {
+      status: 503,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' },
+    });
   }
   if (upstream.status === 401) return Response.redirect(new URL('/auth/expired?next=/devices', origin), 303);
   if (!upstream.ok || !upstream.body) {

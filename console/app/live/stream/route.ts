@@ -31,14 +31,18 @@ export async function GET(request: NextRequest): Promise<Response> {
           cleanup();
         }
       };
-      const unsubscribe = subscribeEvents(token, { minScore }, {
-        ready: () => send('event: ready\ndata: {}\n\n'),
-        event: (event) => send(`event: event\ndata: ${JSON.stringify(event)}\n\n`),
-        failed: (message) => {
-          send(`event: problem\ndata: ${JSON.stringify({ message })}\n\n`);
-          cleanup();
+      const unsubscribe = subscribeEvents(
+        token,
+        { minScore },
+        {
+          ready: () => send('event: ready\ndata: {}\n\n'),
+          event: (event) => send(`event: event\ndata: ${JSON.stringify(event)}\n\n`),
+          failed: (message) => {
+            send(`event: problem\ndata: ${JSON.stringify({ message })}\n\n`);
+            cleanup();
+          },
         },
-      });
+      );
       const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
       cleanup = () => {
         if (!open) return;

@@ -9,7 +9,10 @@ import { perform, refuse, text } from './perform';
 const roles: Record<string, SupervisorRole> = { admin: 'ADMIN', supervisor: 'SUPERVISOR', viewer: 'VIEWER' };
 
 /** Every account action runs the same way: a username from the form, one API call, the page refreshed. */
-async function onAccount(form: FormData, run: (token: string, username: string) => Promise<string | { message: string; secret: string }>): Promise<ActionResult> {
+async function onAccount(
+  form: FormData,
+  run: (token: string, username: string) => Promise<string | { message: string; secret: string }>,
+): Promise<ActionResult> {
   const username = text(form, 'username');
   if (!username) return refuse('No account given.');
   const result = await perform((token) => run(token, username));

@@ -21,7 +21,10 @@ export async function createKeyAction(_previous: ActionResult, form: FormData): 
   const result = await perform(async (token) => {
     const created = await createKey(token, kind, name, expiresInDays);
     const expires = created.key.expiresAt ? `expires ${created.key.expiresAt.slice(0, 10)}` : 'never expires';
-    return { message: `${kind === 'WRITE' ? 'Write' : 'Client'} key “${name}” created (${expires}). Copy it now: it is not shown again.`, secret: created.secret };
+    return {
+      message: `${kind === 'WRITE' ? 'Write' : 'Client'} key “${name}” created (${expires}). Copy it now: it is not shown again.`,
+      secret: created.secret,
+    };
   });
   if (result.ok) revalidatePath('/security');
   return result;

@@ -25,8 +25,10 @@ export async function bulkDevicesAction(_previous: BulkState, form: FormData): P
   if (kind !== 'deactivate' && kind !== 'transfer') return { stage: 'choose', error: 'Choose Deactivate or Transfer.', at };
   const reason = text(form, 'reason');
   const newUserId = text(form, 'newUserId');
-  if (kind === 'deactivate' && (!reason || reason.length > MAX_TEXT)) return { stage: 'choose', error: `A reason of 1 to ${MAX_TEXT} characters is required to deactivate.`, at };
-  if (kind === 'transfer' && (!newUserId || newUserId.length > 256)) return { stage: 'choose', error: 'A new user id of 1 to 256 characters is required to transfer.', at };
+  if (kind === 'deactivate' && (!reason || reason.length > MAX_TEXT))
+    return { stage: 'choose', error: `A reason of 1 to ${MAX_TEXT} characters is required to deactivate.`, at };
+  if (kind === 'transfer' && (!newUserId || newUserId.length > 256))
+    return { stage: 'choose', error: 'A new user id of 1 to 256 characters is required to transfer.', at };
   const ids = intent === 'apply' ? [...new Set(form.getAll('confirmed_id').filter((v): v is string => typeof v === 'string' && v !== ''))] : chosen(form);
   if (ids.length === 0) return { stage: 'choose', error: 'Select at least one device.', at };
   if (ids.length > BULK_MAX) return { stage: 'choose', error: `At most ${BULK_MAX} devices at a time.`, at };

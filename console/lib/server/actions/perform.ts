@@ -15,9 +15,7 @@ function describe(error: ApiError): string {
  * The one path of every mutation: same-origin check, the session, then the API call. API refusals come back as
  * messages; an expired session goes to sign-in; anything else is a failure and reaches the error page.
  */
-export async function perform(
-  run: (token: string, viewer: Viewer) => Promise<string | { message: string; secret: string }>,
-): Promise<ActionResult> {
+export async function perform(run: (token: string, viewer: Viewer) => Promise<string | { message: string; secret: string }>): Promise<ActionResult> {
   try {
     await assertSameOrigin();
     const token = await requireToken();

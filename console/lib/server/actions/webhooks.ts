@@ -5,7 +5,11 @@ import type { ActionResult } from '../../shared/action-result';
 import { createWebhookSubscription, deleteWebhookSubscription, redeliverWebhookMessage, setWebhookEnabled } from '../vigil/webhooks';
 import { perform, refuse, text } from './perform';
 
-const list = (value: string) => value.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export async function createWebhookAction(_previous: ActionResult, form: FormData): Promise<ActionResult> {
   const url = text(form, 'url');

@@ -49,7 +49,8 @@ export function subscribeEvents(token: string, filter: EventFilter, handlers: Li
 
 function describe(error: unknown): string {
   if (Array.isArray(error)) return error.map((e: { message?: string }) => e.message ?? String(e)).join('; ');
-  if (error && typeof error === 'object' && 'reason' in error && (error as { reason?: string }).reason) return `connection closed: ${(error as { reason: string }).reason}`;
+  if (error && typeof error === 'object' && 'reason' in error && (error as { reason?: string }).reason)
+    return `connection closed: ${(error as { reason: string }).reason}`;
   if (error instanceof Error) return error.message;
   return 'the live feed ended';
 }

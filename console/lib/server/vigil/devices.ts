@@ -27,10 +27,7 @@ export async function getDevice(token: string, id: string): Promise<DeviceDetail
   return (await graphql<G.ConsoleDeviceQuery>(token, documents.device, { id })).device;
 }
 
-export type DeviceAction =
-  | { type: 'deactivate'; reason: string }
-  | { type: 'reactivate'; reason: string }
-  | { type: 'transfer'; newUserId: string };
+export type DeviceAction = { type: 'deactivate'; reason: string } | { type: 'reactivate'; reason: string } | { type: 'transfer'; newUserId: string };
 
 type Changed = G.DeviceFieldsFragment;
 
@@ -41,8 +38,10 @@ type Changed = G.DeviceFieldsFragment;
 export async function changeDevice(token: string, deviceId: string, action: DeviceAction, by: string): Promise<{ before: Changed | null; after: Changed }> {
   const before = (await graphql<G.ConsoleDeviceStateQuery>(token, documents.deviceState, { id: deviceId })).device;
   let after: Changed;
-  if (action.type === 'transfer') after = (await graphql<G.ConsoleTransferMutation>(token, documents.transfer, { deviceId, newUserId: action.newUserId, by })).transferDevice;
-  else if (action.type === 'deactivate') after = (await graphql<G.ConsoleDeactivateMutation>(token, documents.deactivate, { deviceId, reason: action.reason, by })).deactivateDevice;
+  if (action.type === 'transfer')
+    after = (await graphql<G.ConsoleTransferMutation>(token, documents.transfer, { deviceId, newUserId: action.newUserId, by })).transferDevice;
+  else if (action.type === 'deactivate')
+    after = (await graphql<G.ConsoleDeactivateMutation>(token, documents.deactivate, { deviceId, reason: action.reason, by })).deactivateDevice;
   else after = (await graphql<G.ConsoleReactivateMutation>(token, documents.reactivate, { deviceId, reason: action.reason, by })).reactivateDevice;
   return { before, after };
 }
@@ -51,6 +50,7 @@ export type BulkAction = { type: 'deactivate'; reason: string } | { type: 'trans
 
 /** One mutation for many devices; the server answers per device (changed, unchanged, refused, not found). */
 export async function changeDevices(token: string, ids: string[], action: BulkAction, by: string): Promise<BulkResult[]> {
-  if (action.type === 'transfer') return (await graphql<G.ConsoleTransferManyMutation>(token, documents.transferMany, { ids, newUserId: action.newUserId, by })).transferDevices;
+  if (action.type === 'transfer')
+    return (await graphql<G.ConsoleTransferManyMutation>(token, documents.transferMany, { ids, newUserId: action.newUserId, by })).transferDevices;
   return (await graphql<G.ConsoleDeactivateManyMutation>(token, documents.deactivateMany, { ids, reason: action.reason, by })).deactivateDevices;
 }

@@ -131,7 +131,8 @@ export class AdminResolver {
   }
 
   @Mutation(() => CreatedToken, {
-    description: 'Create an API token for a supervisor; it is returned only here (admin). Without expiresAt or expiresInDays it expires after VIGIL_API_TOKEN_DEFAULT_TTL_DAYS.',
+    description:
+      'Create an API token for a supervisor; it is returned only here (admin). Without expiresAt or expiresInDays it expires after VIGIL_API_TOKEN_DEFAULT_TTL_DAYS.',
   })
   async createToken(
     @Ctx() ctx: GraphqlContext,

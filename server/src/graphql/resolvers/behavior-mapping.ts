@@ -2,7 +2,16 @@ import type { ZodError } from 'zod';
 import type { BehaviorSummary } from '../../behaviors/definitions.js';
 import type { FilterCondition } from '../../behaviors/config.js';
 import { VigilError } from '../../errors.js';
-import type { Behavior, BehaviorFilter, BehaviorFilterInput, BehaviorFilterOperatorEnum, BehaviorInput, BehaviorOperationEnum, BehaviorSourceEnum, BehaviorStatusEnum } from '../types/behavior.js';
+import type {
+  Behavior,
+  BehaviorFilter,
+  BehaviorFilterInput,
+  BehaviorFilterOperatorEnum,
+  BehaviorInput,
+  BehaviorOperationEnum,
+  BehaviorSourceEnum,
+  BehaviorStatusEnum,
+} from '../types/behavior.js';
 
 /** Keeps only the keys given, so the config schema (strict, with defaults) sees what a config file would hold. */
 const given = (entries: Record<string, unknown>): Record<string, unknown> =>

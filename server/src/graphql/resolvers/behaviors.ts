@@ -36,7 +36,8 @@ export class BehaviorResolver {
   }
 
   @Mutation(() => Boolean, {
-    description: 'Remove an admin-defined behavior (admin); its data is deleted in the background. False when there is none. Config-file behaviors are a conflict.',
+    description:
+      'Remove an admin-defined behavior (admin); its data is deleted in the background. False when there is none. Config-file behaviors are a conflict.',
   })
   async removeBehavior(@Ctx() ctx: GraphqlContext, @Arg('name', () => String) name: string): Promise<boolean> {
     ctx.require('admin');

@@ -147,12 +147,7 @@ export class DeviceResolver {
     @Arg('newUserId', () => String) newUserId: string,
     @Arg('by', () => String, { nullable: true }) by: string | null,
   ): Promise<BulkDeviceResult[]> {
-    return this.moveEach(
-      ctx,
-      ids,
-      (b) => ({ type: 'transfer', newUserId: checked(newUserId, registryInput.userId, 'newUserId'), by: b }),
-      by,
-    );
+    return this.moveEach(ctx, ids, (b) => ({ type: 'transfer', newUserId: checked(newUserId, registryInput.userId, 'newUserId'), by: b }), by);
   }
 
   @Mutation(() => Device, { description: 'Deactivate a device (supervisor or admin). Idempotent: see `change` for what it did.' })
@@ -182,12 +177,7 @@ export class DeviceResolver {
     @Arg('newUserId', () => String) newUserId: string,
     @Arg('by', () => String, { nullable: true }) by: string | null,
   ): Promise<Device> {
-    return this.move(
-      ctx,
-      deviceId,
-      (b) => ({ type: 'transfer', newUserId: checked(newUserId, registryInput.userId, 'newUserId'), by: b }),
-      by,
-    );
+    return this.move(ctx, deviceId, (b) => ({ type: 'transfer', newUserId: checked(newUserId, registryInput.userId, 'newUserId'), by: b }), by);
   }
 
   private by(ctx: GraphqlContext, by: string | null): string {
@@ -207,7 +197,10 @@ export class DeviceResolver {
     ctx.require('manage_devices');
     const valid = boundedIds(ids);
     const reports = await ctx.services.supervisorDevices.applyEach(valid, command(this.by(ctx, by)), ctx.principal);
-    const found = await this.reload(ctx, reports.map((r) => r.deviceId));
+    const found = await this.reload(
+      ctx,
+      reports.map((r) => r.deviceId),
+    );
     return reports.map((r, i) => ({
       deviceId: r.deviceId,
       outcome: r.outcome as BulkOutcomeEnum,

@@ -11,7 +11,10 @@ type EventConnectionSource = EventConnection & { filter: Filter };
 
 @Resolver(() => EventConnection)
 export class EventResolver {
-  @Query(() => EventConnection, { description: 'Stored events, filtered and paged in the order asked (newest first by default).', complexity: connectionCost('events', 50, eventRows) })
+  @Query(() => EventConnection, {
+    description: 'Stored events, filtered and paged in the order asked (newest first by default).',
+    complexity: connectionCost('events', 50, eventRows),
+  })
   async events(
     @Ctx() ctx: GraphqlContext,
     @Arg('filter', () => EventFilter, { nullable: true }) filter: EventFilter | null,

@@ -6,7 +6,8 @@ import type { GraphqlContext } from '../context.js';
 import { Event, EventFilter } from '../types/event.js';
 import { toEvent } from './mapping.js';
 
-const over = () => new VigilError('validation_failed', 'Subscriptions run over graphql-ws (a WebSocket, subprotocol graphql-transport-ws) on /graphql, not over HTTP');
+const over = () =>
+  new VigilError('validation_failed', 'Subscriptions run over graphql-ws (a WebSocket, subprotocol graphql-transport-ws) on /graphql, not over HTTP');
 
 @Resolver()
 export class LiveResolver {

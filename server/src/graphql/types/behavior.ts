@@ -26,7 +26,10 @@ export enum BehaviorSourceEnum {
   CONFIG = 'config',
   ADMIN = 'admin',
 }
-registerEnumType(BehaviorSourceEnum, { name: 'BehaviorSource', description: 'CONFIG: the VIGIL_CONFIG file (change it there); ADMIN: defined through GraphQL.' });
+registerEnumType(BehaviorSourceEnum, {
+  name: 'BehaviorSource',
+  description: 'CONFIG: the VIGIL_CONFIG file (change it there); ADMIN: defined through GraphQL.',
+});
 
 export enum BehaviorStatusEnum {
   BACKFILLING = 'backfilling',

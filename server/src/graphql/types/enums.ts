@@ -28,7 +28,8 @@ export enum BulkOutcomeEnum {
 }
 registerEnumType(BulkOutcomeEnum, {
   name: 'BulkOutcome',
-  description: 'CHANGED: the move was applied; UNCHANGED: the device already was so (nothing written); REFUSED: the registry refused it (e.g. not registered); NOT_FOUND: no such device.',
+  description:
+    'CHANGED: the move was applied; UNCHANGED: the device already was so (nothing written); REFUSED: the registry refused it (e.g. not registered); NOT_FOUND: no such device.',
 });
 
 export enum BucketEnum {

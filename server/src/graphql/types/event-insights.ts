@@ -2,7 +2,9 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import { DeviceStatusEnum } from './enums.js';
 
-@ObjectType({ description: "One behavior's value when the event was answered (`behaviors.<name>` of POST /events); fields its operation does not compute are null." })
+@ObjectType({
+  description: "One behavior's value when the event was answered (`behaviors.<name>` of POST /events); fields its operation does not compute are null.",
+})
 export class EventBehavior {
   @Field(() => String, { description: 'Behavior name from the configuration.' })
   name!: string;

@@ -10,7 +10,8 @@ export class IdentityExport {
   events!: number;
 
   @Field(() => GraphQLJSONObject, {
-    description: 'identity, exported_at, devices, registrations, registry_history, device_identities, contact_sightings {emails, phones, ips}, behavior_counters, events.',
+    description:
+      'identity, exported_at, devices, registrations, registry_history, device_identities, contact_sightings {emails, phones, ips}, behavior_counters, events.',
   })
   record!: Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { FEATURES, type FeatureValue, type HandprintFeatures } from "./features.js";
+import { FEATURES, type FeatureValue, type HandprintFeatures } from './features.js';
 
 export interface CompareOptions {
   /** Least matched evidence (bits) for "same": two near-empty profiles are not the same device. */
@@ -21,7 +21,7 @@ export interface Comparison {
   unknown: string[];
   /** Volatile features that changed (informational). */
   changed: string[];
-  reason: "match" | "vetoed" | "insufficient_evidence";
+  reason: 'match' | 'vetoed' | 'insufficient_evidence';
 }
 
 export const DEFAULT_MIN_MATCH_BITS = 12;
@@ -40,23 +40,21 @@ export function compareFeatures(stored: HandprintFeatures, incoming: HandprintFe
   const minBits = options.minMatchBits ?? DEFAULT_MIN_MATCH_BITS;
   const tolerance = options.fontTolerance ?? DEFAULT_FONT_TOLERANCE;
   const versionChanged =
-    typeof stored.browser_major === "number" &&
-    typeof incoming.browser_major === "number" &&
-    stored.browser_major !== incoming.browser_major;
-  const out: Comparison = { same: false, confidence: 0, matchedBits: 0, vetoes: [], tolerated: [], unknown: [], changed: [], reason: "vetoed" };
+    typeof stored.browser_major === 'number' && typeof incoming.browser_major === 'number' && stored.browser_major !== incoming.browser_major;
+  const out: Comparison = { same: false, confidence: 0, matchedBits: 0, vetoes: [], tolerated: [], unknown: [], changed: [], reason: 'vetoed' };
   let bonus = 0;
 
   for (const def of FEATURES) {
     const a = stored[def.name] ?? null;
     const b = incoming[def.name] ?? null;
     if (a === null || b === null) {
-      if (def.tier !== "volatile" && (a !== null || b !== null)) out.unknown.push(def.name);
+      if (def.tier !== 'volatile' && (a !== null || b !== null)) out.unknown.push(def.name);
       continue;
     }
-    if (def.tier === "volatile") {
+    if (def.tier === 'volatile') {
       if (equal(a, b)) bonus += def.weight;
       else out.changed.push(def.name);
-    } else if (def.tier === "set") {
+    } else if (def.tier === 'set') {
       const { difference, union, jaccard } = setDistance(a, b);
       if (difference === 0) out.matchedBits += def.weight;
       else if (difference <= Math.max(tolerance.count, Math.floor(tolerance.share * union))) {
@@ -65,7 +63,7 @@ export function compareFeatures(stored: HandprintFeatures, incoming: HandprintFe
       } else out.vetoes.push(def.name);
     } else if (equal(a, b)) {
       out.matchedBits += def.weight;
-    } else if (def.tier === "engine" && versionChanged) {
+    } else if (def.tier === 'engine' && versionChanged) {
       out.tolerated.push(def.name);
     } else {
       out.vetoes.push(def.name);
@@ -74,16 +72,16 @@ export function compareFeatures(stored: HandprintFeatures, incoming: HandprintFe
 
   out.matchedBits = round(out.matchedBits);
   if (out.vetoes.length > 0) return out;
-  if (out.matchedBits < minBits) return { ...out, reason: "insufficient_evidence" };
+  if (out.matchedBits < minBits) return { ...out, reason: 'insufficient_evidence' };
   const evidence = 1 - Math.exp(-(out.matchedBits + bonus) / 12);
   const penalty = 0.93 ** out.tolerated.length * 0.97 ** out.unknown.length;
-  return { ...out, same: true, reason: "match", confidence: round(clamp(evidence * penalty, 0.05, 0.99)) };
+  return { ...out, same: true, reason: 'match', confidence: round(clamp(evidence * penalty, 0.05, 0.99)) };
 }
 
 /** How identifying a profile is on its own (used as the confidence of a brand-new handprint). */
 export function profileConfidence(features: HandprintFeatures): number {
   let bits = 0;
-  for (const def of FEATURES) if (def.tier !== "volatile" && (features[def.name] ?? null) !== null) bits += def.weight;
+  for (const def of FEATURES) if (def.tier !== 'volatile' && (features[def.name] ?? null) !== null) bits += def.weight;
   return round(clamp(1 - Math.exp(-bits / 12), 0.05, 0.99));
 }
 

@@ -1,6 +1,6 @@
-import { compareFeatures, profileConfidence, type CompareOptions, type Comparison } from "./compare.js";
-import type { HandprintFeatures } from "./features.js";
-import { candidateKeys, handprintIdFor } from "./keys.js";
+import { compareFeatures, profileConfidence, type CompareOptions, type Comparison } from './compare.js';
+import type { HandprintFeatures } from './features.js';
+import { candidateKeys, handprintIdFor } from './keys.js';
 
 export interface StoredHandprint {
   handprint_id: string;
@@ -61,7 +61,7 @@ export function matchHandprint(incoming: HandprintFeatures, candidates: readonly
   }
   let id = handprintIdFor(incoming, options.salt);
   // The derived id may belong to a profile that has since drifted away from this reading: never merge into it.
-  for (let n = 1; candidates.some((c) => c.handprint_id === id); n++) id = handprintIdFor(incoming, `${options.salt ?? ""}#${n}`);
+  for (let n = 1; candidates.some((c) => c.handprint_id === id); n++) id = handprintIdFor(incoming, `${options.salt ?? ''}#${n}`);
   return {
     handprint_id: id,
     is_new: true,

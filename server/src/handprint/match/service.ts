@@ -1,6 +1,6 @@
-import type { HandprintFeatures } from "./features.js";
-import { matchHandprint, type MatchOptions, type MatchResult, type StoredHandprint } from "./match.js";
-import { candidateKeys } from "./keys.js";
+import type { HandprintFeatures } from './features.js';
+import { matchHandprint, type MatchOptions, type MatchResult, type StoredHandprint } from './match.js';
+import { candidateKeys } from './keys.js';
 
 /** Persistence the server provides (PostgreSQL in Vigil). */
 export interface HandprintStore {
@@ -18,7 +18,7 @@ export interface HandprintStore {
     device_id: string | null;
     seen_at: number;
     isNew: boolean;
-  }): Promise<"saved" | "conflict">;
+  }): Promise<'saved' | 'conflict'>;
 }
 
 export interface ResolveOptions extends MatchOptions {
@@ -41,7 +41,7 @@ export async function resolveHandprint(store: HandprintStore, features: Handprin
       seen_at: options.now,
       isNew: result.is_new,
     });
-    if (saved === "saved" || attempt >= 1) return result;
+    if (saved === 'saved' || attempt >= 1) return result;
   }
 }
 
@@ -60,7 +60,7 @@ export function createMemoryHandprintStore(): HandprintStore & { size(): number 
     },
     async save(record) {
       const existing = profiles.get(record.handprint_id);
-      if (existing && record.isNew) return "conflict";
+      if (existing && record.isNew) return 'conflict';
       const devices = new Set(existing?.device_ids ?? []);
       if (record.device_id) devices.add(record.device_id);
       profiles.set(record.handprint_id, {
@@ -70,7 +70,7 @@ export function createMemoryHandprintStore(): HandprintStore & { size(): number 
         device_ids: [...devices].slice(-100),
         last_seen: record.seen_at,
       });
-      return "saved";
+      return 'saved';
     },
   };
 }

@@ -8,21 +8,21 @@ export interface UserAgentInfo {
 }
 
 const BROWSERS: Array<[string, RegExp]> = [
-  ["edge", /\bEdg(?:e|A|iOS)?\/(\d+)/],
-  ["opera", /\bOPR\/(\d+)/],
-  ["samsung", /\bSamsungBrowser\/(\d+)/],
-  ["firefox", /\b(?:Firefox|FxiOS)\/(\d+)/],
-  ["chrome", /\b(?:HeadlessChrome|Chrome|CriOS|Chromium)\/(\d+)/],
-  ["safari", /\bVersion\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari\//],
+  ['edge', /\bEdg(?:e|A|iOS)?\/(\d+)/],
+  ['opera', /\bOPR\/(\d+)/],
+  ['samsung', /\bSamsungBrowser\/(\d+)/],
+  ['firefox', /\b(?:Firefox|FxiOS)\/(\d+)/],
+  ['chrome', /\b(?:HeadlessChrome|Chrome|CriOS|Chromium)\/(\d+)/],
+  ['safari', /\bVersion\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari\//],
 ];
 
 const SYSTEMS: Array<[string, RegExp]> = [
-  ["windows", /Windows/],
-  ["ios", /iPhone|iPad|iPod/],
-  ["android", /Android/],
-  ["chromeos", /CrOS/],
-  ["macos", /Macintosh|Mac OS X/],
-  ["linux", /Linux|X11/],
+  ['windows', /Windows/],
+  ['ios', /iPhone|iPad|iPod/],
+  ['android', /Android/],
+  ['chromeos', /CrOS/],
+  ['macos', /Macintosh|Mac OS X/],
+  ['linux', /Linux|X11/],
 ];
 
 /** A deliberately small parser: the handprint needs families, not exact products. */

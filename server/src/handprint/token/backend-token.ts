@@ -1,18 +1,18 @@
-import { verifyBrowserToken } from "./verify.js";
-import type { KeyRing, ReplayCounter, VerifyFailure } from "./types.js";
+import { verifyBrowserToken } from './verify.js';
+import type { KeyRing, ReplayCounter, VerifyFailure } from './types.js';
 
 export type BrowserTokenLink =
-  | { status: "absent" }
-  | { status: "linked"; handprint_id: string; device_id: string; confidence: number; uses: number | null; device_mismatch: boolean }
-  | { status: "refused"; reason: VerifyFailure; warning: { code: string; message: string } };
+  | { status: 'absent' }
+  | { status: 'linked'; handprint_id: string; device_id: string; confidence: number; uses: number | null; device_mismatch: boolean }
+  | { status: 'refused'; reason: VerifyFailure; warning: { code: string; message: string } };
 
 const MESSAGES: Record<VerifyFailure, string> = {
-  malformed: "browser_token is not a Vigil browser token",
-  unknown_key: "browser_token was signed with an unknown or retired key",
-  bad_signature: "browser_token signature is invalid (forged or altered)",
-  expired: "browser_token has expired; call get() again in the browser for a fresh one",
-  not_yet_valid: "browser_token is not valid yet (clock skew)",
-  replayed: "browser_token was presented more times than allowed",
+  malformed: 'browser_token is not a Vigil browser token',
+  unknown_key: 'browser_token was signed with an unknown or retired key',
+  bad_signature: 'browser_token signature is invalid (forged or altered)',
+  expired: 'browser_token has expired; call get() again in the browser for a fresh one',
+  not_yet_valid: 'browser_token is not valid yet (clock skew)',
+  replayed: 'browser_token was presented more times than allowed',
 };
 
 /**
@@ -25,14 +25,14 @@ export async function linkBrowserToken(
   token: unknown,
   options: { keys: KeyRing; now: number; replay: ReplayCounter; maxUses?: number; callerDeviceId?: string | null },
 ): Promise<BrowserTokenLink> {
-  if (token === undefined || token === null) return { status: "absent" };
+  if (token === undefined || token === null) return { status: 'absent' };
   const checked = await verifyBrowserToken(token, options);
   if (!checked.ok) {
-    return { status: "refused", reason: checked.reason, warning: { code: `browser_token_${checked.reason}`, message: MESSAGES[checked.reason] } };
+    return { status: 'refused', reason: checked.reason, warning: { code: `browser_token_${checked.reason}`, message: MESSAGES[checked.reason] } };
   }
   const caller = options.callerDeviceId ?? null;
   return {
-    status: "linked",
+    status: 'linked',
     handprint_id: checked.claims.hp,
     device_id: checked.claims.dev,
     confidence: checked.claims.conf,

@@ -1,4 +1,4 @@
-import type { ReplayCounter } from "./types.js";
+import type { ReplayCounter } from './types.js';
 
 /**
  * ReplayCounter for a single process. Forgets tokens once expired; beyond maxEntries it forgets the soonest to

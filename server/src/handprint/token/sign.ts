@@ -1,7 +1,7 @@
-import { base32, base64url, hmacSha256 } from "../crypto.js";
-import { BrowserTokenConfigError, type BrowserTokenClaims, type KeyRing, type SigningKey } from "./types.js";
+import { base32, base64url, hmacSha256 } from '../crypto.js';
+import { BrowserTokenConfigError, type BrowserTokenClaims, type KeyRing, type SigningKey } from './types.js';
 
-export const TOKEN_PREFIX = "vbt1";
+export const TOKEN_PREFIX = 'vbt1';
 export const DEFAULT_TTL_SECONDS = 600;
 export const MAX_TTL_SECONDS = 3600;
 const MIN_SECRET_BYTES = 32;
@@ -50,10 +50,10 @@ export function signBrowserToken(input: IssueInput, options: SignOptions): { tok
 }
 
 export function checkKey(key: SigningKey): SigningKey {
-  if (!key || typeof key.kid !== "string" || !/^[A-Za-z0-9_-]{1,32}$/.test(key.kid)) {
-    throw new BrowserTokenConfigError("browser token key needs a kid of 1..32 characters [A-Za-z0-9_-]");
+  if (!key || typeof key.kid !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(key.kid)) {
+    throw new BrowserTokenConfigError('browser token key needs a kid of 1..32 characters [A-Za-z0-9_-]');
   }
-  const length = typeof key.secret === "string" ? Buffer.byteLength(key.secret, "utf8") : key.secret?.length ?? 0;
+  const length = typeof key.secret === 'string' ? Buffer.byteLength(key.secret, 'utf8') : (key.secret?.length ?? 0);
   if (length < MIN_SECRET_BYTES) {
     throw new BrowserTokenConfigError(`browser token secret "${key.kid}" must be at least ${MIN_SECRET_BYTES} bytes`);
   }

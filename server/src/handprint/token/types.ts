@@ -30,13 +30,7 @@ export interface KeyRing {
   previous?: readonly SigningKey[];
 }
 
-export type VerifyFailure =
-  | "malformed"
-  | "unknown_key"
-  | "bad_signature"
-  | "expired"
-  | "not_yet_valid"
-  | "replayed";
+export type VerifyFailure = 'malformed' | 'unknown_key' | 'bad_signature' | 'expired' | 'not_yet_valid' | 'replayed';
 
 export type VerifyResult =
   | { ok: true; claims: BrowserTokenClaims; uses: number | null }
@@ -53,5 +47,5 @@ export interface ReplayCounter {
 
 /** A configuration mistake (not an outcome): thrown, never returned. */
 export class BrowserTokenConfigError extends Error {
-  override name = "BrowserTokenConfigError";
+  override name = 'BrowserTokenConfigError';
 }

@@ -42,18 +42,19 @@ export function jsGuard(deps: JsGuardDeps): onRequestAsyncHookHandler {
     if (credential.kind === 'client_key') {
       const check = await deps.keys.check(credential.key);
       if (!check.ok) {
-        throw new VigilError('unauthorized', check.reason === 'unknown' ? 'Unknown client key' : `This client key ${check.reason === 'revoked' ? 'has been revoked' : 'has expired'}`, {
-          headers: { 'WWW-Authenticate': 'Bearer realm="vigil", error="invalid_token"' },
-        });
+        throw new VigilError(
+          'unauthorized',
+          check.reason === 'unknown' ? 'Unknown client key' : `This client key ${check.reason === 'revoked' ? 'has been revoked' : 'has expired'}`,
+          {
+            headers: { 'WWW-Authenticate': 'Bearer realm="vigil", error="invalid_token"' },
+          },
+        );
       }
       if (check.key.kind !== 'client') throw new VigilError('write_key_not_allowed', 'Only client keys may be used from a browser');
       deps.keys.markUsed(check.key);
       request.apiKey = check.key;
     } else if (!isOriginAllowed(origin, deps.policy)) {
-      throw new VigilError(
-        'origin_not_allowed',
-        `Origin ${origin ?? '(none)'} is not in VIGIL_JS_ALLOWED_ORIGINS; add it there, or send a client key`,
-      );
+      throw new VigilError('origin_not_allowed', `Origin ${origin ?? '(none)'} is not in VIGIL_JS_ALLOWED_ORIGINS; add it there, or send a client key`);
     }
 
     const decision = deps.rateLimiter.take(`${deps.name} ${request.ip}`);

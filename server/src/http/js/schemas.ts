@@ -7,7 +7,10 @@ import { problemBodySchema } from '../route-schemas.js';
  * (parseCollectRequest, parseEventsRequest); schemas.test.ts holds the two to the same verdicts.
  */
 
-const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,128}$/).describe('The device id the library keeps for this browser.');
+const deviceId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,128}$/)
+  .describe('The device id the library keeps for this browser.');
 const identity = z.string().max(JS_LIMITS.identityChars).nullish();
 const library = z.object({ name: z.string(), version: z.string() }).describe('Ignored unless both are strings.');
 const sentAt = (use: string) => z.iso.datetime({ offset: true }).optional().describe(`When the page sent the request, by its own clock; ${use}.`);
@@ -23,13 +26,16 @@ export const collectRequestSchema = z.object({
   device_id: deviceId,
   identity,
   components: z
-    .record(z.string().max(JS_LIMITS.componentNameChars).regex(/^[a-z0-9_]+$/), component)
+    .record(
+      z
+        .string()
+        .max(JS_LIMITS.componentNameChars)
+        .regex(/^[a-z0-9_]+$/),
+      component,
+    )
     .refine((c) => Object.keys(c).length <= JS_LIMITS.components, `at most ${JS_LIMITS.components} components`)
     .meta({ maxProperties: JS_LIMITS.components }),
-  device_signals: z
-    .record(z.string(), z.unknown())
-    .nullish()
-    .describe(`Automation evidence; at most ${JS_LIMITS.deviceSignalsJsonChars} characters of JSON.`),
+  device_signals: z.record(z.string(), z.unknown()).nullish().describe(`Automation evidence; at most ${JS_LIMITS.deviceSignalsJsonChars} characters of JSON.`),
   library: library.optional(),
   sent_at: sentAt('accepted and not used here'),
 });
@@ -69,8 +75,6 @@ export const collectResponseSchema = z.object({
 
 /** What the page learns of each event: stored or not, never its insights. */
 export const eventsResponseSchema = z.object({
-  results: z.array(
-    z.union([z.object({ status: z.literal(200), event_id: z.string() }), z.object({ status: z.number().int(), error: problemBodySchema })]),
-  ),
+  results: z.array(z.union([z.object({ status: z.literal(200), event_id: z.string() }), z.object({ status: z.number().int(), error: problemBodySchema })])),
   warnings: z.array(z.object({ code: z.string(), message: z.string() })).optional(),
 });

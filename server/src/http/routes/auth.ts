@@ -16,9 +16,7 @@ export interface AuthRouteDeps extends SupervisorGuardDeps {
   sessionTtlMs: number;
 }
 
-export const loginBody = z
-  .object({ username: storableString().min(1).max(64), password: z.string().min(1).max(1024) })
-  .strict();
+export const loginBody = z.object({ username: storableString().min(1).max(64), password: z.string().min(1).max(1024) }).strict();
 
 /**
  * | Route                 | Auth            | Body                 | Answer                                        |
@@ -52,7 +50,12 @@ const logout = {
   response: { 200: json('Done', z.object({ logged_out: z.boolean() })), ...problems(guarded) },
 };
 
-const me = { operationId: 'me', summary: 'The signed-in supervisor', security: securedBy('supervisorToken'), response: { 200: json('Supervisor', meSchema), ...problems(guarded) } };
+const me = {
+  operationId: 'me',
+  summary: 'The signed-in supervisor',
+  security: securedBy('supervisorToken'),
+  response: { 200: json('Supervisor', meSchema), ...problems(guarded) },
+};
 
 export function authRoutes(fastify: FastifyInstance, deps: AuthRouteDeps): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

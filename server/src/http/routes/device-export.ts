@@ -11,8 +11,21 @@ export const DEVICE_EXPORT_PAGE = 500;
 /** The columns of a device export: the REST view's fields, in its order. */
 const columns: ExportColumn<DeviceView>[] = (
   [
-    'device_id', 'user_id', 'role', 'metadata', 'status', 'registered_at', 'deactivated_at', 'deactivation_reason',
-    'first_seen', 'last_seen', 'handprint_id', 'current_tags', 'risk_score', 'model', 'os_version',
+    'device_id',
+    'user_id',
+    'role',
+    'metadata',
+    'status',
+    'registered_at',
+    'deactivated_at',
+    'deactivation_reason',
+    'first_seen',
+    'last_seen',
+    'handprint_id',
+    'current_tags',
+    'risk_score',
+    'model',
+    'os_version',
   ] as const
 ).map((name) => ({ name, value: (d: DeviceView) => d[name] }));
 

@@ -51,11 +51,7 @@ export function deviceRoutes(fastify: FastifyInstance, deps: DeviceRouteDeps): v
   app.post('/devices/:device_id/register', { schema: register, links, preValidation: guard }, async (request) => {
     const deviceId = request.params.device_id;
     const body = request.body;
-    const outcome = await deps.registry.apply(
-      deviceId,
-      { type: 'register', userId: body.user_id, metadata: body.metadata ?? {} },
-      keyActor(request.apiKey!),
-    );
+    const outcome = await deps.registry.apply(deviceId, { type: 'register', userId: body.user_id, metadata: body.metadata ?? {} }, keyActor(request.apiKey!));
     if (!outcome.ok) throw refusalError(deviceId, outcome);
     return registrationResult(outcome.registration);
   });

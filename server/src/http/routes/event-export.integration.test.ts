@@ -22,7 +22,10 @@ describe.each(testDrivers())('GET /api/events/export on %s', (driver) => {
     const res = await get(query);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
-    return res.text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+    return res.text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line);
   };
   const post = async (body: Record<string, unknown>) => expect((await server.post('/events', body)).status).toBe(200);
 
@@ -30,7 +33,8 @@ describe.each(testDrivers())('GET /api/events/export on %s', (driver) => {
     server = await startTestVigil(driver, { VIGIL_REPORTING_SETTLE_MS: '0' });
     viewer = (await supervisorAccounts(server)).viewer;
     await server.post('/devices/exp-a/register', { user_id: 'ana', metadata: { role: 'teller', branch: 'harbour' } }, { key: server.clientKey });
-    for (let i = 0; i < 12; i++) await post({ event: 'export', identity: `e${String(i).padStart(2, '0')}`, properties: { device_id: i % 2 ? 'exp-a' : 'exp-b' } });
+    for (let i = 0; i < 12; i++)
+      await post({ event: 'export', identity: `e${String(i).padStart(2, '0')}`, properties: { device_id: i % 2 ? 'exp-a' : 'exp-b' } });
   });
   afterAll(async () => server?.close());
 
@@ -68,9 +72,11 @@ describe.each(testDrivers())('GET /api/events/export on %s', (driver) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="events.csv"');
-    expect(res.text.split('\r\n')[0]).toBe('id,received_at,occurred_at,name,identity,device_id,handprint_id,session_id,ip,user_agent,tags,risk_score,user_id,role,branch,properties,behaviors,cursor');
+    expect(res.text.split('\r\n')[0]).toBe(
+      'id,received_at,occurred_at,name,identity,device_id,handprint_id,session_id,ip,user_agent,tags,risk_score,user_id,role,branch,properties,behaviors,cursor',
+    );
     const rows = parseCsv(res.text, { columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => r.identity)).toEqual(["'=HYPERLINK(\"http://evil\",\"click\")", "'+1+1", "'-2+3", "'@SUM(A1)", 'say "hi",\nthen\r\nleave']);
+    expect(rows.map((r) => r.identity)).toEqual(['\'=HYPERLINK("http://evil","click")', "'+1+1", "'-2+3", "'@SUM(A1)", 'say "hi",\nthen\r\nleave']);
     expect(JSON.parse(rows[0]!.properties!)).toEqual({ note: 'a "quoted",\nmultiline note' });
     for (const row of rows) expect(Number(row.risk_score)).toBeGreaterThanOrEqual(0);
   });
@@ -91,7 +97,11 @@ describe.each(testDrivers())('GET /api/events/export on %s', (driver) => {
       expect(res.status, query).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(res.body.code).toBe('validation_failed');
-      if (path) expect(res.body.errors.map((e: { path: string }) => e.path), query).toContain(path);
+      if (path)
+        expect(
+          res.body.errors.map((e: { path: string }) => e.path),
+          query,
+        ).toContain(path);
     }
   });
 

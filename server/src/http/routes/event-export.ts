@@ -35,7 +35,8 @@ export const eventExportQuery = z
       .min(1)
       .max(1024)
       .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor returned by an export (base64url)')
-      .optional().describe('The `cursor` of the last row already read: the export goes on after it.'),
+      .optional()
+      .describe('The `cursor` of the last row already read: the export goes on after it.'),
     device_id: text(128),
     identity: text(256),
     handprint_id: text(128),
@@ -45,7 +46,7 @@ export const eventExportQuery = z
     max_score: score.describe('Inclusive.'),
     from: instant.describe('Inclusive, ISO 8601 with an offset.'),
     to: instant.describe('Exclusive, ISO 8601 with an offset.'),
-    time_field: z.enum(['occurred', 'received']).default('occurred').describe('Which time from/to bound: the event\'s own or its receipt.'),
+    time_field: z.enum(['occurred', 'received']).default('occurred').describe("Which time from/to bound: the event's own or its receipt."),
     branch: text(256).describe("The device's registration branch when the event was answered."),
     role: text(256).describe("The device's registered role when the event was answered."),
     user_id: text(256).describe('The user the device was registered to when the event was answered.'),
@@ -93,7 +94,10 @@ const schema = {
         'text/csv': { schema: z.string() },
       },
     },
-    ...problems([400, ...guarded], { 400: 'Invalid parameters or a cursor this API did not return; `errors` lists each {path, message}.', 403: 'A write or client key.' }),
+    ...problems([400, ...guarded], {
+      400: 'Invalid parameters or a cursor this API did not return; `errors` lists each {path, message}.',
+      403: 'A write or client key.',
+    }),
   },
 };
 component('ExportedEvent', exportedEventSchema);
@@ -133,11 +137,13 @@ export function eventExportRoutes(app: FastifyInstance, deps: EventExportRouteDe
     // Bytes, not objects: the stream asks for the next page only when what it holds has been written out.
     const body = Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
     body.on('error', (error) => request.log.error({ err: error }, 'event export cut short'));
-    return reply
-      .header('content-type', CONTENT_TYPE[q.format])
-      .header('content-disposition', `attachment; filename="events.${q.format}"`)
-      .header('cache-control', 'no-store')
-      // A stream; the document can only show its content as text.
-      .send(body as unknown as string);
+    return (
+      reply
+        .header('content-type', CONTENT_TYPE[q.format])
+        .header('content-disposition', `attachment; filename="events.${q.format}"`)
+        .header('cache-control', 'no-store')
+        // A stream; the document can only show its content as text.
+        .send(body as unknown as string)
+    );
   });
 }

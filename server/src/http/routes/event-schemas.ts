@@ -25,10 +25,7 @@ const eventErrors = problems([...withBody, ...guarded], {
 
 const batchAnswer = z.strictObject({
   results: z.array(
-    z.union([
-      z.strictObject({ status: z.literal(200), insights: insightsSchema }),
-      z.strictObject({ status: z.number().int(), error: problemBodySchema }),
-    ]),
+    z.union([z.strictObject({ status: z.literal(200), insights: insightsSchema }), z.strictObject({ status: z.number().int(), error: problemBodySchema })]),
   ),
 });
 

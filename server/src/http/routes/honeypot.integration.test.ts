@@ -74,7 +74,7 @@ describe.each(testDrivers())('POST /events in the Honeypot SDK shape on %s', (dr
     });
   });
 
-  it('never stores the original request headers, body or query (they carry end users\' credentials)', async () => {
+  it("never stores the original request headers, body or query (they carry end users' credentials)", async () => {
     await sdkPost(honeypotBody({ device_id: 'hp-dev-secrets' }));
     const rows = await server.database.db.select().from(events);
     const stored = JSON.stringify(rows);
@@ -93,7 +93,14 @@ describe.each(testDrivers())('POST /events in the Honeypot SDK shape on %s', (dr
   });
 
   it('accepts the minimal body the SDK sends without a request (empty and null fields are "unknown")', async () => {
-    const res = await sdkPost({ event_name: 'signup', timestamp: new Date().toISOString(), user_id: null, client_version: 'honeypot-py/0.2.19', async: true, ip_address: '' });
+    const res = await sdkPost({
+      event_name: 'signup',
+      timestamp: new Date().toISOString(),
+      user_id: null,
+      client_version: 'honeypot-py/0.2.19',
+      async: true,
+      ip_address: '',
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.honey.current_tags).toEqual(expect.any(Array));
   });

@@ -4,16 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@vigil/drizzle/schema';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
-import {
-  cores,
-  launchChromium,
-  openShop,
-  startStaticSite,
-  visit,
-  type PageSignals,
-  type StaticSite,
-  type VisitOptions,
-} from '../../test-support/chromium.js';
+import { cores, launchChromium, openShop, startStaticSite, visit, type PageSignals, type StaticSite, type VisitOptions } from '../../test-support/chromium.js';
 
 /** A desktop-like machine: the screen is fixed, the window (viewport) may change. */
 const DESKTOP: VisitOptions = {
@@ -104,7 +95,7 @@ describe.each(testDrivers())('the browser library in real Chromium against the r
     expect(stored[0]).toMatchObject({ name: 'hide-twice', deviceId: signals.device_id });
   });
 
-  it("stores the events of a device whose clock is an hour fast at the right time (sent_at corrects the skew)", async () => {
+  it('stores the events of a device whose clock is an hour fast at the right time (sent_at corrects the skew)', async () => {
     const fast = 'const realNow = Date.now; Date.now = () => realNow() + 3600000;';
     const shop = await openShop(browser, site, server.url, { ...DESKTOP, initScript: fast });
     const before = Date.now();

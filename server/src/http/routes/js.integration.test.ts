@@ -275,7 +275,13 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
         device_id: browser.device_id,
         browser_token: browser.browser_token,
         events: [
-          { event: 'add_to_cart', identity: 'user-7', properties: { sku: 'A-1', ip_address: '6.6.6.6' }, event_id: 'e1-' + browser.device_id, timestamp: new Date().toISOString() },
+          {
+            event: 'add_to_cart',
+            identity: 'user-7',
+            properties: { sku: 'A-1', ip_address: '6.6.6.6' },
+            event_id: 'e1-' + browser.device_id,
+            timestamp: new Date().toISOString(),
+          },
           { event: '', event_id: 'e2-' + browser.device_id, timestamp: new Date().toISOString() },
         ],
       });

@@ -30,8 +30,7 @@ const SCRIPT_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-const limiter = (rps: number, burst: number): RateLimiter =>
-  rps === 0 ? noopRateLimiter : new MemoryRateLimiter({ ratePerSecond: rps, burst });
+const limiter = (rps: number, burst: number): RateLimiter => (rps === 0 ? noopRateLimiter : new MemoryRateLimiter({ ratePerSecond: rps, burst }));
 
 /**
  * | Route               | Who                    | Answer                                                      |
@@ -87,7 +86,12 @@ export function jsRoutes(app: FastifyInstance, deps: JsRouteDeps): void {
 
   app.post(
     '/js/collect',
-    { schema: collectSchema, links: collectLinks, bodyLimit: JS_LIMITS.collectBodyBytes, onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: collectLimiter, name: 'collect' }) },
+    {
+      schema: collectSchema,
+      links: collectLinks,
+      bodyLimit: JS_LIMITS.collectBodyBytes,
+      onRequest: jsGuard({ keys: deps.keys, policy, rateLimiter: collectLimiter, name: 'collect' }),
+    },
     async (request) => {
       try {
         return await deps.browser.collect({

@@ -39,7 +39,12 @@ const seeds: Seed[] = [
   { id: 'shop-never-seen', user: 'carla' },
   { id: 'SHOP-upper', user: 'carla', scores: [0.6] },
   ...ODD_IDS.map((id, i) => ({ id, user: `odd-${i}`, scores: [i / 100] })),
-  ...Array.from({ length: 40 }, (_, i) => ({ id: `fleet-${String(i).padStart(2, '0')}`, user: `u${i % 5}`, scores: i % 3 === 0 ? [0.5] : [(i * 37) % 100 / 100], lastMinute: (i * 13) % 40 })),
+  ...Array.from({ length: 40 }, (_, i) => ({
+    id: `fleet-${String(i).padStart(2, '0')}`,
+    user: `u${i % 5}`,
+    scores: i % 3 === 0 ? [0.5] : [((i * 37) % 100) / 100],
+    lastMinute: (i * 13) % 40,
+  })),
 ];
 /** Seen in events, never registered. */
 const SEEN_ONLY = ['shop-unreg', 'fleet-unreg'];
@@ -69,9 +74,7 @@ describe.each(testDrivers())('supervisor devices for the console on %s', (driver
       })),
     );
     const seen = [...seeds.filter((s) => s.scores), ...SEEN_ONLY.map((id) => ({ id, scores: [0.42] }) as Seed)];
-    await db.insert(devices).values(
-      seen.map((s, i) => ({ id: `dev_${i}`, deviceId: s.id, firstSeen: at(-100), lastSeen: at(s.lastMinute ?? i) })),
-    );
+    await db.insert(devices).values(seen.map((s, i) => ({ id: `dev_${i}`, deviceId: s.id, firstSeen: at(-100), lastSeen: at(s.lastMinute ?? i) })));
     let n = 0;
     await db.insert(events).values(
       seen.flatMap((s, i) =>
@@ -94,10 +97,8 @@ describe.each(testDrivers())('supervisor devices for the console on %s', (driver
   });
   afterAll(async () => server?.close());
 
-  const api = (method: 'GET' | 'POST', path: string, body?: unknown, token = accounts.supervisor.token) =>
-    supervisorRequest(server, method, path, token, body);
-  const gql = (query: string, variables: Record<string, unknown> = {}, token = accounts.supervisor.token) =>
-    graphql(server, token, query, variables);
+  const api = (method: 'GET' | 'POST', path: string, body?: unknown, token = accounts.supervisor.token) => supervisorRequest(server, method, path, token, body);
+  const gql = (query: string, variables: Record<string, unknown> = {}, token = accounts.supervisor.token) => graphql(server, token, query, variables);
   const ids = (res: TestResponse) => res.body.devices.map((d: { device_id: string }) => d.device_id);
 
   /** Every device of a REST listing, page by page; also returns the longest cursor seen. */
@@ -164,9 +165,13 @@ describe.each(testDrivers())('supervisor devices for the console on %s', (driver
       return (ka - kb) * dir || (a.id < b.id ? -1 : 1);
     };
 
-    it('by risk (the latest event\'s score), both ways, devices without events last, across small pages', async () => {
-      const desc = everything().sort(byKey(riskOf, -1)).map((s) => s.id);
-      const asc = everything().sort(byKey(riskOf, 1)).map((s) => s.id);
+    it("by risk (the latest event's score), both ways, devices without events last, across small pages", async () => {
+      const desc = everything()
+        .sort(byKey(riskOf, -1))
+        .map((s) => s.id);
+      const asc = everything()
+        .sort(byKey(riskOf, 1))
+        .map((s) => s.id);
       const d = await all('sort=risk_desc', 4);
       const a = await all('sort=risk_asc', 7);
       // Compared in code-point order for ties, as PostgreSQL's C collation does; the test DB is created that way.
@@ -366,7 +371,14 @@ describe.each(testDrivers())('supervisor devices for the console on %s', (driver
             let text = '';
             res.setEncoding('utf8');
             res.on('data', (c) => (text += c));
-            res.on('end', () => resolve({ status: res.statusCode!, headers: new Headers(res.headers as Record<string, string>), body: text ? JSON.parse(text) : undefined, text }));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode!,
+                headers: new Headers(res.headers as Record<string, string>),
+                body: text ? JSON.parse(text) : undefined,
+                text,
+              }),
+            );
           },
         );
         req.on('error', reject);
@@ -408,7 +420,11 @@ describe.each(testDrivers())('supervisor devices for the console on %s', (driver
   describe('export', () => {
     supervisorAuthCases(() => server, { method: 'GET', path: '/api/devices/export?format=ndjson&id_prefix=shop', permission: 'read' });
 
-    const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
 
     it('streams every matching device as NDJSON, each with the cursor that resumes after it', async () => {
       const res = await api('GET', '/api/devices/export?format=ndjson&sort=risk_desc');

@@ -21,8 +21,7 @@ describe.each(testDrivers())('supervisor REST /api/devices on %s', (driver) => {
   });
   afterAll(async () => server?.close());
 
-  const api = (method: 'GET' | 'POST', path: string, body?: unknown, token = accounts.supervisor.token) =>
-    supervisorRequest(server, method, path, token, body);
+  const api = (method: 'GET' | 'POST', path: string, body?: unknown, token = accounts.supervisor.token) => supervisorRequest(server, method, path, token, body);
 
   supervisorAuthCases(() => server, { method: 'GET', path: '/api/devices?limit=5', permission: 'read' });
   supervisorAuthCases(() => server, { method: 'GET', path: '/api/devices/flow-dev', permission: 'read' });
@@ -66,7 +65,11 @@ describe.each(testDrivers())('supervisor REST /api/devices on %s', (driver) => {
 
   it('pages through 1,000 devices by device id without gaps or repeats', async () => {
     const { ids, pages } = await all('role=teller', 37);
-    const expected = fixtures.filter((f) => f.role === 'teller').map((f) => f.deviceId).concat('flow-dev').sort();
+    const expected = fixtures
+      .filter((f) => f.role === 'teller')
+      .map((f) => f.deviceId)
+      .concat('flow-dev')
+      .sort();
     expect(ids).toEqual(expected);
     expect(pages).toBe(Math.ceil(expected.length / 37));
   });

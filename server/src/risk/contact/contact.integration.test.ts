@@ -16,7 +16,10 @@ describe.each(testDrivers())('e-mail and phone intelligence on %s', (driver) => 
   };
 
   it('describes an e-mail, when it was first seen and on how many devices', async () => {
-    const first = await send({ event: 'signup', properties: { email: 'Bob.Smith+x@GMail.com', device_id: `${driver}-d1`, timestamp: '2026-01-02T03:04:05.000Z' } });
+    const first = await send({
+      event: 'signup',
+      properties: { email: 'Bob.Smith+x@GMail.com', device_id: `${driver}-d1`, timestamp: '2026-01-02T03:04:05.000Z' },
+    });
     expect(first.email_intel).toEqual({
       address: 'Bob.Smith+x@GMail.com',
       valid: true,
@@ -39,7 +42,11 @@ describe.each(testDrivers())('e-mail and phone intelligence on %s', (driver) => 
 
   it('flags disposable and invalid addresses', async () => {
     expect((await send({ event: 'signup', properties: { email: 'x@mailinator.com' } })).email_intel).toMatchObject({ disposable: true, valid: true });
-    expect((await send({ event: 'signup', properties: { email: 'not-an-email' } })).email_intel).toMatchObject({ valid: false, first_seen: null, devices_seen: 0 });
+    expect((await send({ event: 'signup', properties: { email: 'not-an-email' } })).email_intel).toMatchObject({
+      valid: false,
+      first_seen: null,
+      devices_seen: 0,
+    });
   });
 
   it('describes a phone number and how many identities used it', async () => {

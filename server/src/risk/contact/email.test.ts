@@ -7,7 +7,16 @@ const require = createRequire(import.meta.url);
 describe('analyzeEmail', () => {
   it('validates syntax', () => {
     for (const ok of ['a@example.com', 'first.last+tag@sub.example.co.uk', "o'brien@example.org"]) expect(analyzeEmail(ok).valid, ok).toBe(true);
-    for (const bad of ['a@b', '@example.com', 'a@@example.com', 'a b@example.com', '.a@example.com', 'a..b@example.com', 'a@-x.com', 'x'.repeat(65) + '@example.com']) {
+    for (const bad of [
+      'a@b',
+      '@example.com',
+      'a@@example.com',
+      'a b@example.com',
+      '.a@example.com',
+      'a..b@example.com',
+      'a@-x.com',
+      'x'.repeat(65) + '@example.com',
+    ]) {
       expect(analyzeEmail(bad).valid, bad).toBe(false);
     }
   });

@@ -8,13 +8,46 @@ const FREE = new Set<string>(require('free-email-domains') as string[]);
 
 /** Local parts that name a function, not a person. */
 const ROLE_ACCOUNTS = new Set([
-  'abuse', 'admin', 'administrator', 'billing', 'contact', 'help', 'hello', 'hostmaster', 'hr', 'info', 'jobs',
-  'mail', 'marketing', 'noc', 'noreply', 'no-reply', 'office', 'postmaster', 'privacy', 'root', 'sales', 'security',
-  'support', 'team', 'webmaster',
+  'abuse',
+  'admin',
+  'administrator',
+  'billing',
+  'contact',
+  'help',
+  'hello',
+  'hostmaster',
+  'hr',
+  'info',
+  'jobs',
+  'mail',
+  'marketing',
+  'noc',
+  'noreply',
+  'no-reply',
+  'office',
+  'postmaster',
+  'privacy',
+  'root',
+  'sales',
+  'security',
+  'support',
+  'team',
+  'webmaster',
 ]);
 
 /** Providers where `user+tag@` delivers to `user@`; Gmail also ignores dots in the local part. */
-const PLUS_ADDRESSING = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'icloud.com', 'me.com', 'fastmail.com', 'proton.me', 'protonmail.com']);
+const PLUS_ADDRESSING = new Set([
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'icloud.com',
+  'me.com',
+  'fastmail.com',
+  'proton.me',
+  'protonmail.com',
+]);
 
 // Practical syntax (the addresses mail providers accept), not the whole of RFC 5322: no quoted local parts.
 const SYNTAX = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;

@@ -43,8 +43,16 @@ function distinct(sightings: readonly Sighting[]) {
 export function readContactSightings(sightings: readonly Sighting[]): Sql | null {
   if (sightings.length === 0) return null;
   const { values, links } = distinct(sightings);
-  const valueRows = records(values.map((s) => ({ kind: s.kind, value: s.value })), 'kind text, value text', 'q');
-  const linkRows = records(links.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })), 'kind text, value text, linked text', 'q');
+  const valueRows = records(
+    values.map((s) => ({ kind: s.kind, value: s.value })),
+    'kind text, value text',
+    'q',
+  );
+  const linkRows = records(
+    links.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })),
+    'kind text, value text, linked text',
+    'q',
+  );
   return sql`(SELECT json_build_object(
     'seen', (SELECT json_agg(json_build_array(q.kind, q.value, ${ms('s.first_seen')},
                      (SELECT count(*) FROM intel_links l WHERE l.kind = q.kind AND l.value = q.value)))
@@ -145,13 +153,19 @@ export function resolveContactSightings(
   const writes: Sql[] = [];
   if (toWrite.length > 0) {
     writes.push(sql`INSERT INTO intel_sightings (kind, value, first_seen)
-      SELECT kind, value, at FROM ${records(toWrite.map((s) => ({ kind: s.kind, value: s.value, at: s.at.toISOString() })), 'kind text, value text, at timestamptz')}
+      SELECT kind, value, at FROM ${records(
+        toWrite.map((s) => ({ kind: s.kind, value: s.value, at: s.at.toISOString() })),
+        'kind text, value text, at timestamptz',
+      )}
       ON CONFLICT (kind, value) DO UPDATE SET first_seen = LEAST(intel_sightings.first_seen, excluded.first_seen)
       WHERE intel_sightings.first_seen > excluded.first_seen`);
   }
   if (newLinks.length > 0) {
     writes.push(sql`INSERT INTO intel_links (kind, value, linked)
-      SELECT kind, value, linked FROM ${records(newLinks.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })), 'kind text, value text, linked text')}
+      SELECT kind, value, linked FROM ${records(
+        newLinks.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })),
+        'kind text, value text, linked text',
+      )}
       ON CONFLICT DO NOTHING`);
   }
   return { seen, writes, remember };

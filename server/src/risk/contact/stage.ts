@@ -51,11 +51,17 @@ export const contactStage: InsightStage = {
     return readContactSightings(batch.flatMap((item) => contactsOf(item).sightings));
   },
   cached(batch: readonly EvaluationInput[], cache: FactCache): CachedPart | undefined {
-    return cachedContactSightings(batch.flatMap((item) => contactsOf(item).sightings), cache);
+    return cachedContactSightings(
+      batch.flatMap((item) => contactsOf(item).sightings),
+      cache,
+    );
   },
   evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
     const contacts = batch.map(contactsOf);
-    const { seen, writes, remember } = resolveContactSightings(contacts.flatMap((c) => c.sightings), facts);
+    const { seen, writes, remember } = resolveContactSightings(
+      contacts.flatMap((c) => c.sightings),
+      facts,
+    );
     const outputs = contacts.map(({ email, phone }) => {
       const out: StageOutput = {};
       if (email) {

@@ -23,7 +23,12 @@ export function judgeDeviceSignals(block: unknown): DeviceVerdict {
   if (!DEVICE_SIGNALS_VERSIONS.includes(block.version as number)) {
     return {
       tags: [],
-      warnings: [{ code: 'unsupported_device_signals_version', message: `device_signals.version ${JSON.stringify(block.version)} is not one of ${DEVICE_SIGNALS_VERSIONS.join(', ')}; ignored` }],
+      warnings: [
+        {
+          code: 'unsupported_device_signals_version',
+          message: `device_signals.version ${JSON.stringify(block.version)} is not one of ${DEVICE_SIGNALS_VERSIONS.join(', ')}; ignored`,
+        },
+      ],
     };
   }
   if (block.platform === 'android') {

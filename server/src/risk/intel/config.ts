@@ -1,7 +1,19 @@
 import { z } from 'zod';
 
-const paths = z.union([z.string().min(1).transform((p) => [p]), z.array(z.string().min(1))]);
-const urls = z.union([z.string().url().transform((u) => [u]), z.array(z.string().url())]);
+const paths = z.union([
+  z
+    .string()
+    .min(1)
+    .transform((p) => [p]),
+  z.array(z.string().min(1)),
+]);
+const urls = z.union([
+  z
+    .string()
+    .url()
+    .transform((u) => [u]),
+  z.array(z.string().url()),
+]);
 
 /** Public sources `vigil intel update` downloads from when none are configured. */
 export const DEFAULT_SOURCES = {
@@ -24,10 +36,7 @@ export const intelConfigSchema = z
     proxy_list: paths.default([]),
     /** How often the files are checked for changes (mtime and size); a changed file is reloaded in place. */
     reload_interval_seconds: z.number().min(0.05).max(86_400).default(10),
-    sources: z
-      .object({ tor_exit_list: urls.optional(), vpn_ranges: urls.optional(), proxy_list: urls.optional() })
-      .strict()
-      .default({}),
+    sources: z.object({ tor_exit_list: urls.optional(), vpn_ranges: urls.optional(), proxy_list: urls.optional() }).strict().default({}),
   })
   .strict();
 

@@ -29,7 +29,12 @@ export function trustedProxySet(entries: readonly string[]): IpRangeSet {
  * someone else. Via entries beyond the trusted hops say the same. Returns the reason, or null.
  */
 export function proxyEvidence(evidence: ForwardingEvidence, trusted: IpRangeSet): string | null {
-  const chain = evidence.forwarded ? forwardedFor(evidence.forwarded) : (evidence.xForwardedFor?.split(',').map((s) => s.trim()).filter(Boolean) ?? []);
+  const chain = evidence.forwarded
+    ? forwardedFor(evidence.forwarded)
+    : (evidence.xForwardedFor
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? []);
   const hops = [...chain, evidence.peer];
   let i = hops.length - 1;
   let trustedHops = 0;
@@ -38,7 +43,11 @@ export function proxyEvidence(evidence: ForwardingEvidence, trusted: IpRangeSet)
     trustedHops++;
   }
   if (i > 0) return evidence.forwarded ? 'forwarded_chain' : 'x_forwarded_for_chain';
-  const via = evidence.via?.split(',').map((s) => s.trim()).filter(Boolean).length ?? 0;
+  const via =
+    evidence.via
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean).length ?? 0;
   if (via > trustedHops) return 'via_header';
   return null;
 }

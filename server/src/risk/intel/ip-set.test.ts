@@ -73,7 +73,11 @@ describe('IpRangeSet', () => {
     expect(s4.has({ v: 4, n: 0x0a000000 + 2 * 777_777 })).toBe(true);
     expect(s4.has({ v: 4, n: 0x0a000000 + 2 * 777_777 + 1 })).toBe(false);
     const base = 0x20010db8n << 96n;
-    const v6 = Array.from({ length: 250_000 }, (_, i) => ({ v: 6 as const, from: base + (BigInt(2 * i) << 64n), to: base + (BigInt(2 * i) << 64n) + (2n ** 64n - 1n) }));
+    const v6 = Array.from({ length: 250_000 }, (_, i) => ({
+      v: 6 as const,
+      from: base + (BigInt(2 * i) << 64n),
+      to: base + (BigInt(2 * i) << 64n) + (2n ** 64n - 1n),
+    }));
     const s6 = new IpRangeSet(v6);
     expect(s6.has({ v: 6, n: base + (1234n << 64n) + 99n })).toBe(true);
     expect(s6.has({ v: 6, n: base + (1235n << 64n) + 99n })).toBe(false);

@@ -87,14 +87,17 @@ export class IpRangeSet {
     const v4: [number, number][] = [];
     const v6: [bigint, bigint][] = [];
     for (const r of ranges) (r.v === 4 ? v4 : v6).push([r.from, r.to] as never);
-    const m4 = merge(v4.sort((a, b) => a[0] - b[0]), 1);
-    const m6 = merge(v6.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)), 1n);
+    const m4 = merge(
+      v4.sort((a, b) => a[0] - b[0]),
+      1,
+    );
+    const m6 = merge(
+      v6.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+      1n,
+    );
     this.v4From = Float64Array.from(m4, (r) => r[0]);
     this.v4To = Float64Array.from(m4, (r) => r[1]);
-    const halves = (pick: 0 | 1) => [
-      BigUint64Array.from(m6, (r) => r[pick] >> 64n),
-      BigUint64Array.from(m6, (r) => r[pick] & MAX64),
-    ];
+    const halves = (pick: 0 | 1) => [BigUint64Array.from(m6, (r) => r[pick] >> 64n), BigUint64Array.from(m6, (r) => r[pick] & MAX64)];
     this.v6From = halves(0);
     this.v6To = halves(1);
     this.size = m4.length + m6.length;
@@ -122,7 +125,7 @@ function merge<T extends number | bigint>(sorted: [T, T][], one: T): [T, T][] {
   for (const [from, to] of sorted) {
     const last = out[out.length - 1];
     // Adjacent ranges merge too (a.to + 1 === b.from).
-    if (last && from <= ((last[1] as bigint) + (one as bigint))) {
+    if (last && from <= (last[1] as bigint) + (one as bigint)) {
       if (to > last[1]) last[1] = to;
     } else out.push([from, to]);
   }

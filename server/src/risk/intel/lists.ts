@@ -14,7 +14,6 @@ export const PARSERS: Record<IntelListName, (text: string) => ParsedList> = {
 
 export const TAG_OF: Record<IntelListName, 'tor' | 'vpn' | 'proxy'> = { tor_exit_list: 'tor', vpn_ranges: 'vpn', proxy_list: 'proxy' };
 
-
 interface Loaded {
   set: IpRangeSet;
   /** mtime+size of each file, to notice changes. */

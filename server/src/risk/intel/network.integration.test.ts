@@ -72,8 +72,7 @@ describe.each(testDrivers())('network intelligence on %s', (driver) => {
   });
 
   it('tags proxy from Via / Forwarded beyond the trusted proxies, for events whose IP is the connection', async () => {
-    const direct = (headers: Record<string, string>) =>
-      server.post('/events', { event: 'login' }, { headers }).then((r) => r.body.current_tags as string[]);
+    const direct = (headers: Record<string, string>) => server.post('/events', { event: 'login' }, { headers }).then((r) => r.body.current_tags as string[]);
     expect(await direct({})).not.toContain('proxy');
     // 127.0.0.1 (the test client) is trusted: its own Forwarded hop is fine…
     expect(await direct({ forwarded: 'for=192.0.2.50', via: '1.1 lb' })).not.toContain('proxy');
@@ -91,7 +90,9 @@ describe('intel config', () => {
   it('refuses to start with a list that cannot be read', async () => {
     const config = loadConfig({ VIGIL_CONFIG: writeConfig({ intel: { tor_exit_list: '/nonexistent/tor.txt' } }), VIGIL_LOG_LEVEL: 'silent' });
     const { createNetworkStage } = await import('./stage.js');
-    expect(() => createNetworkStage({ intel: config.file.intel, configPath: config.env.VIGIL_CONFIG, trustedProxies: [] })).toThrow(/intel.tor_exit_list: ENOENT/);
+    expect(() => createNetworkStage({ intel: config.file.intel, configPath: config.env.VIGIL_CONFIG, trustedProxies: [] })).toThrow(
+      /intel.tor_exit_list: ENOENT/,
+    );
   });
 
   it('refuses unknown keys and bad intervals', () => {

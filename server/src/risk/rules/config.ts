@@ -19,7 +19,10 @@ export const scoreRuleSchema = z
     name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'letters, digits and _, starting with a letter'),
     when: z.union([conditionText.transform((c) => [c]), z.array(conditionText).min(1)]),
     weight: z.number().min(0).max(1).optional(),
-    tag: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'lowercase letters, digits and _').optional(),
+    tag: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,63}$/, 'lowercase letters, digits and _')
+      .optional(),
   })
   .strict()
   .refine((r) => r.weight !== undefined || r.tag !== undefined, { message: 'a rule needs a weight, a tag, or both' });

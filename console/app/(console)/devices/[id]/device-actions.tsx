@@ -14,8 +14,8 @@ export function DeviceActions({ deviceId, status, userId }: { deviceId: string; 
           title="Deactivate this device?"
           description={
             <>
-              <span className="mono">{deviceId}</span> will be reported as deactivated in every event response; callers are
-              expected to block it. The reason is recorded in the audit history.
+              <span className="mono">{deviceId}</span> will be reported as deactivated in every event response; callers are expected to block it. The reason is
+              recorded in the audit history.
             </>
           }
           action={deviceAction}

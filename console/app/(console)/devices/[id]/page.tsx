@@ -41,9 +41,7 @@ export default async function DevicePage({ params, searchParams }: { params: Par
   if (!device) notFound();
   const reg = device.registration;
   const now = new Date();
-  const scores = [...device.recentEvents]
-    .reverse()
-    .map((e) => ({ label: formatDateTime(e.occurredAt, tz).slice(5, 16), score: e.riskScore }));
+  const scores = [...device.recentEvents].reverse().map((e) => ({ label: formatDateTime(e.occurredAt, tz).slice(5, 16), score: e.riskScore }));
   const metadata = Object.entries(reg?.metadata ?? {});
 
   return (
@@ -54,7 +52,10 @@ export default async function DevicePage({ params, searchParams }: { params: Par
             <Link href="/devices">← Devices</Link>
           </p>
           <h1 className="row">
-            <span className="mono" style={{ fontSize: 20 }}>{device.id}</span> <StatusBadge status={device.status} />
+            <span className="mono" style={{ fontSize: 20 }}>
+              {device.id}
+            </span>{' '}
+            <StatusBadge status={device.status} />
           </h1>
           <p>
             Last seen {formatRelative(device.lastSeen, now)} · first seen {formatDateTime(device.firstSeen, tz)}
@@ -73,11 +74,17 @@ export default async function DevicePage({ params, searchParams }: { params: Par
               <dt>User</dt>
               <dd data-testid="registered-user">{reg.userId}</dd>
               <dt>Role</dt>
-              <dd><Value>{reg.role}</Value></dd>
+              <dd>
+                <Value>{reg.role}</Value>
+              </dd>
               <dt>Branch</dt>
-              <dd><Value>{reg.branch}</Value></dd>
+              <dd>
+                <Value>{reg.branch}</Value>
+              </dd>
               <dt>Status</dt>
-              <dd><StatusBadge status={reg.status} /></dd>
+              <dd>
+                <StatusBadge status={reg.status} />
+              </dd>
               <dt>Registered</dt>
               <dd>{formatDateTime(reg.registeredAt, tz)}</dd>
               <dt>User since</dt>
@@ -90,7 +97,9 @@ export default async function DevicePage({ params, searchParams }: { params: Par
                     {reg.deactivatedBy ? ` by ${reg.deactivatedBy}` : ''}
                   </dd>
                   <dt>Reason</dt>
-                  <dd data-testid="deactivation-reason"><Value>{reg.deactivationReason}</Value></dd>
+                  <dd data-testid="deactivation-reason">
+                    <Value>{reg.deactivationReason}</Value>
+                  </dd>
                 </>
               )}
             </dl>
@@ -116,11 +125,17 @@ export default async function DevicePage({ params, searchParams }: { params: Par
           <h2 id="risk-h">Risk</h2>
           <dl className="facts" style={{ marginBottom: 12 }}>
             <dt>Current tags</dt>
-            <dd data-testid="current-tags"><Tags tags={device.currentTags} /></dd>
+            <dd data-testid="current-tags">
+              <Tags tags={device.currentTags} />
+            </dd>
             <dt>Latest score</dt>
-            <dd><Score value={device.recentEvents[0]?.riskScore ?? null} /></dd>
+            <dd>
+              <Score value={device.recentEvents[0]?.riskScore ?? null} />
+            </dd>
             <dt>Handprint</dt>
-            <dd className="mono"><Value>{device.handprintId}</Value></dd>
+            <dd className="mono">
+              <Value>{device.handprintId}</Value>
+            </dd>
             <dt>Model / OS</dt>
             <dd>
               <Value>{[device.model, device.osVersion].filter(Boolean).join(' · ')}</Value>
@@ -146,7 +161,9 @@ export default async function DevicePage({ params, searchParams }: { params: Par
                   <th scope="col">When</th>
                   <th scope="col">Event</th>
                   <th scope="col">Identity</th>
-                  <th scope="col" className="num">Score</th>
+                  <th scope="col" className="num">
+                    Score
+                  </th>
                   <th scope="col">Tags</th>
                   <th scope="col">IP</th>
                   <th scope="col">Details</th>
@@ -157,10 +174,18 @@ export default async function DevicePage({ params, searchParams }: { params: Par
                   <tr key={e.id}>
                     <td>{formatDateTime(e.occurredAt, tz)}</td>
                     <td>{e.name}</td>
-                    <td><Value>{e.identity}</Value></td>
-                    <td className="num"><Score value={e.riskScore} /></td>
-                    <td><Tags tags={e.tags} /></td>
-                    <td className="mono"><Value>{e.ip}</Value></td>
+                    <td>
+                      <Value>{e.identity}</Value>
+                    </td>
+                    <td className="num">
+                      <Score value={e.riskScore} />
+                    </td>
+                    <td>
+                      <Tags tags={e.tags} />
+                    </td>
+                    <td className="mono">
+                      <Value>{e.ip}</Value>
+                    </td>
                     <td className="wrap">
                       <details className="event-details">
                         <summary>Insights</summary>
@@ -206,8 +231,12 @@ export default async function DevicePage({ params, searchParams }: { params: Par
                         <Value>{a.toUser ?? a.fromUser}</Value>
                       )}
                     </td>
-                    <td className="wrap"><Value>{a.reason}</Value></td>
-                    <td><Value>{a.by}</Value></td>
+                    <td className="wrap">
+                      <Value>{a.reason}</Value>
+                    </td>
+                    <td>
+                      <Value>{a.by}</Value>
+                    </td>
                     <td>
                       {a.actor.name} <span className="muted small">({a.actor.kind.replace('_', ' ')})</span>
                     </td>
