@@ -45,6 +45,6 @@ export function get(): Promise<Signals> {
 export { createVigil };
 export { VERSION as version } from "./version.js";
 export type { SetupOptions, Vigil } from "./browser/create.js";
-export type { Clock, FetchLike, KeyValueStore, RandomBytes, Signals, SignalsError, TrackResult, TrackStatus } from "./core/types.js";
+export type { Clock, FetchLike, KeyValueStore, LibraryWarning, RandomBytes, Signals, SignalsError, TrackResult, TrackStatus } from "./core/types.js";
 export type { DeviceSignals, AutomationSignals } from "./signals/automation.js";
 export type { Component, Components, Source } from "./sources/types.js";

@@ -50,3 +50,14 @@ export function valueOf<T>(component: Component): T {
   if (!("value" in component)) throw new Error(`source failed: ${component.error}`);
   return component.value as T;
 }
+
+/** A fresh context on a page of the static site whose requests from now on take `latencyMs` longer (CDP throttling). */
+export async function openSlowPage(path: string, latencyMs: number): Promise<Opened> {
+  const context = await (await connectBrowser()).newContext();
+  const page = await context.newPage();
+  await page.goto(`${staticOrigin()}${path}`);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
+  return { context, page };
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeBrowser, staticOrigin } from "./browser.js";
 import { startReferenceServer, type ReferenceServer } from "./reference-server.js";
 import { openShop } from "./vigil-page.js";
+import { until } from "./until.js";
 
 let server: ReferenceServer;
 
@@ -12,16 +13,6 @@ async function backendEvent(base: string, properties: Record<string, unknown>) {
     body: JSON.stringify({ event: "login", identity: "user-1", properties }),
   });
   return (await res.json()) as { handprint_id: string | null; device_id: string | null; warnings: Array<{ code: string }> };
-}
-
-async function until<T>(read: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe("the one-tag script on a customer page (real Chromium, real HTTP, cross-origin)", () => {

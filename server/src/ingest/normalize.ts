@@ -32,6 +32,10 @@ export function normalizeEvent(input: EventInput, ctx: RequestContext, now: Date
   let occurredAt = now;
   if (properties.timestamp !== undefined) {
     occurredAt = new Date(properties.timestamp);
+    // The sender's clock error, as analytics pipelines correct it: the request left at sent_at by the same clock
+    // that stamped the event, and arrived now by ours.
+    const sentAt = input.sent_at ?? ctx.sentAt;
+    if (sentAt !== undefined) occurredAt = new Date(occurredAt.getTime() + (now.getTime() - Date.parse(sentAt)));
     const path = 'properties.timestamp';
     if (occurredAt.getTime() > now.getTime() + limits.futureSkewMs) {
       throw new VigilError('validation_failed', 'timestamp is more than 5 minutes in the future', {

@@ -5,6 +5,18 @@ import { storableTree } from '../db/storable.js';
 
 const text = (max: number) => storableString().max(max);
 
+/**
+ * When the sender sent the request, by its own clock. The offset between it and the time Vigil received the
+ * request is the sender's clock error, and `properties.timestamp` is moved by it: a device whose clock is an hour
+ * fast still has its events stored at the right time.
+ */
+const sentAtSchema = z.iso
+  .datetime({ offset: true })
+  .optional()
+  .describe(
+    "ISO 8601 time the request was sent, by the sender's clock. When given, properties.timestamp is corrected by the sender's clock error (time received − sent_at) before it is checked and stored.",
+  );
+
 /** Magic properties: keys in `properties` that Vigil reads. Wrong types are 400s, not silent drops. */
 export const magicPropertiesSchema = z.object({
   ip_address: text(64).optional().describe('Client IP address (IPv4 or IPv6). Alias: ip.'),
@@ -44,6 +56,7 @@ export const eventInputSchema = z
       .pipe(magicPropertiesSchema.loose())
       .optional()
       .describe('Caller-chosen properties; magic properties (see MagicProperties) are read by Vigil.'),
+    sent_at: sentAtSchema,
   })
   .strict();
 
@@ -56,5 +69,6 @@ export const batchInputSchema = z
       .min(1)
       .max(limits.batchMaxEvents)
       .describe(`1 to ${limits.batchMaxEvents} events, each validated on its own and answered in order.`),
+    sent_at: sentAtSchema,
   })
   .strict();

@@ -21,6 +21,8 @@ export interface IngestEvent {
   event: string;
   identity?: string;
   properties: Record<string, unknown>;
+  /** The request's send time by the page's clock; normalization corrects the timestamp by the clock error. */
+  sent_at?: string;
 }
 
 export interface EventsContext {
@@ -74,6 +76,7 @@ export function prepareBrowserEvents(body: unknown, ctx: EventsContext): Prepare
       event: item.event.event,
       ...(item.event.identity !== undefined ? { identity: item.event.identity } : {}),
       properties,
+      ...(request.sent_at !== null ? { sent_at: request.sent_at } : {}),
     };
     return { ok: true as const, ingest };
   });

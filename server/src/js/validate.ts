@@ -23,6 +23,8 @@ export interface EventsRequest {
   device_id: string;
   browser_token: string | null;
   library: { name: string; version: string } | null;
+  /** When the page sent the request, by its clock (corrects each event's timestamp for the page's clock error). */
+  sent_at: string | null;
   /** One entry per submitted event, in order: invalid ones carry their errors (answered 400 individually). */
   events: Array<{ ok: true; event: BrowserEvent } | { ok: false; errors: FieldError[] }>;
 }
@@ -78,6 +80,7 @@ export function parseEventsRequest(body: unknown): Parsed<EventsRequest> {
   if (body.browser_token !== undefined && body.browser_token !== null && (typeof body.browser_token !== 'string' || body.browser_token.length > 2048)) {
     errors.push({ path: 'browser_token', message: 'must be a string of at most 2048 characters' });
   }
+  if (body.sent_at !== undefined && !isDateTime(body.sent_at)) errors.push({ path: 'sent_at', message: 'must be an ISO 8601 date-time with offset' });
   const events = body.events;
   if (!Array.isArray(events) || events.length < 1 || events.length > JS_LIMITS.eventsPerRequest) {
     errors.push({ path: 'events', message: `must be an array of 1..${JS_LIMITS.eventsPerRequest} events` });
@@ -90,6 +93,7 @@ export function parseEventsRequest(body: unknown): Parsed<EventsRequest> {
       device_id: body.device_id as string,
       browser_token: typeof body.browser_token === 'string' ? body.browser_token : null,
       library: libraryOf(body.library),
+      sent_at: typeof body.sent_at === 'string' ? body.sent_at : null,
       events: (events as unknown[]).map((e, i) => parseEvent(e, `events[${i}]`)),
     },
   };
@@ -109,7 +113,7 @@ function parseEvent(e: unknown, path: string): { ok: true; event: BrowserEvent }
   if (typeof e.event_id !== 'string' || e.event_id.length < 1 || e.event_id.length > JS_LIMITS.eventIdChars) {
     errors.push({ path: `${path}.event_id`, message: `must be a string of 1..${JS_LIMITS.eventIdChars} characters` });
   }
-  if (typeof e.timestamp !== 'string' || !ISO_8601.test(e.timestamp) || Number.isNaN(Date.parse(e.timestamp))) {
+  if (!isDateTime(e.timestamp)) {
     errors.push({ path: `${path}.timestamp`, message: 'must be an ISO 8601 date-time with offset' });
   }
   if (errors.length > 0) return { ok: false, errors };
@@ -123,6 +127,10 @@ function parseEvent(e: unknown, path: string): { ok: true; event: BrowserEvent }
       timestamp: e.timestamp as string,
     },
   };
+}
+
+function isDateTime(v: unknown): v is string {
+  return typeof v === 'string' && ISO_8601.test(v) && !Number.isNaN(Date.parse(v));
 }
 
 function checkDeviceId(v: unknown, errors: FieldError[]) {

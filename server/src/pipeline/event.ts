@@ -23,6 +23,8 @@ export interface RequestContext {
   keyKind: 'write' | 'client';
   /** Proxy headers of the request (network intelligence reads them when the request is the user's own). */
   forwarding?: ForwardingEvidence;
+  /** A batch's `sent_at` (sender's clock), for the events that carry none of their own. */
+  sentAt?: string;
 }
 
 /** An event after validation, with magic properties pulled out; this is what gets stored and evaluated. */

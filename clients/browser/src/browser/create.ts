@@ -1,6 +1,6 @@
 import { createCore, type VigilCore } from "../core/client.js";
 import { resolveEndpoints } from "../core/endpoints.js";
-import type { Clock, FetchLike, KeyValueStore, RandomBytes, Signals, TrackResult } from "../core/types.js";
+import type { Clock, FetchLike, KeyValueStore, LibraryWarning, RandomBytes, Signals, TrackResult } from "../core/types.js";
 import { defaultSources } from "../sources/index.js";
 import type { Source } from "../sources/types.js";
 import { collect } from "./collect.js";
@@ -22,6 +22,8 @@ export interface SetupOptions {
   storage?: KeyValueStore;
   deviceIdStores?: readonly KeyValueStore[];
   sources?: readonly Source[];
+  /** Told when the library changes what the page gave it (an identity over 256 characters is cut); default: console.warn. */
+  onWarning?: (warning: LibraryWarning) => void;
 }
 
 export interface Vigil {
@@ -56,6 +58,7 @@ export function createVigil(options: SetupOptions): Vigil {
       queueStore: storage,
       deviceIdStores: options.deviceIdStores ?? [storage, fallbackToMemory(cookieStore)],
       collect: () => collect(sources, clock, timeoutMs),
+      onWarning: options.onWarning ?? ((warning) => globalThis.console?.warn?.(`Vigil: ${warning.message}`)),
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

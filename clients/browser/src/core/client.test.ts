@@ -208,6 +208,37 @@ describe("track", () => {
     expect(req?.init.keepalive).toBe(true);
     expect(req?.body.browser_token).toBeUndefined();
   });
+
+  it("on page hide sends at once even while a normal send is still waiting for collection, and only once per hide", async () => {
+    let release: (c: typeof collected) => void = () => {};
+    const t = setup(ok, { collect: () => new Promise((resolve) => (release = resolve)) });
+    void t.core.track("login");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(t.eventRequests()).toHaveLength(0);
+    await t.core.flush({ keepalive: true });
+    // visibilitychange:hidden and then pagehide both fire when leaving: the second must not resend.
+    await t.core.flush({ keepalive: true });
+    const sent = t.eventRequests();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.init.keepalive).toBe(true);
+    expect(sent[0]?.body.events).toMatchObject([{ event: "login", event_id: expect.stringMatching(/^wev_/) }]);
+    expect(sent[0]?.body.sent_at).toBe(new Date(t.clock.now()).toISOString());
+    release(collected);
+  });
+});
+
+describe("over-long fields", () => {
+  it("reports an identity over 256 characters through onWarning and in each result, and sends it cut", async () => {
+    const seen: unknown[] = [];
+    const t = setup(ok, { onWarning: (w: unknown) => seen.push(w) });
+    t.core.identify("u".repeat(300));
+    const result = await t.core.track("login");
+    expect(seen).toEqual([{ code: "identity_truncated", message: expect.stringContaining("300 characters") }]);
+    expect(result).toMatchObject({ status: "sent", warnings: [{ code: "identity_truncated" }] });
+    expect((t.eventRequests()[0]!.body.events as Array<{ identity: string }>)[0]?.identity).toHaveLength(256);
+    t.core.identify("user-1");
+    expect((await t.core.track("next")).warnings).toBeUndefined();
+  });
 });
 
 describe("get", () => {

@@ -2,10 +2,10 @@ import { batchCount, classifyStatus, growBatch, PAGE_BATCH, parseRetryAfter, QUE
 import { LIBRARY } from "../version.js";
 import { loadOrCreateDeviceId } from "./device-id.js";
 import type { Endpoints } from "./endpoints.js";
-import { postJson, problemMessage } from "./http.js";
+import { postJson, problemMessage, type PostResult } from "./http.js";
 import { randomId, randomUnit } from "./ids.js";
 import { PersistentQueue, type QueuedEvent } from "./queue.js";
-import type { Clock, Collected, FetchLike, KeyValueStore, RandomBytes, Signals, TrackResult } from "./types.js";
+import type { Clock, Collected, FetchLike, KeyValueStore, LibraryWarning, RandomBytes, Signals, TrackResult } from "./types.js";
 import { clip } from "./clip.js";
 
 export interface CoreOptions {
@@ -28,6 +28,8 @@ export interface CoreOptions {
   maxAttempts?: number;
   /** get() asks for a fresh token when the cached one has less than this left. */
   tokenRefreshMarginMs?: number;
+  /** Told when the library changes what the page gave it (an identity cut to fit); the browser default logs it. */
+  onWarning?: (warning: LibraryWarning) => void;
 }
 
 export interface VigilCore {
@@ -54,6 +56,8 @@ export function createCore(options: CoreOptions): VigilCore {
   const waiters = new Map<string, (r: TrackResult) => void>();
   let deviceId: string | null = null;
   let identity: string | undefined;
+  /** Set while the current identity is a cut one: every event that carries it says so in its result. */
+  let identityWarning: LibraryWarning | null = null;
   let cached: { signals: Signals; expiresAt: number } | null = null;
   let inflight: Promise<Signals> | null = null;
   let flushing: Promise<void> | null = null;
@@ -62,6 +66,8 @@ export function createCore(options: CoreOptions): VigilCore {
   let batchLimit = maxBatch;
   /** Failed sends in a row (answered or not): drives the backoff. */
   let failures = 0;
+  /** Events in a page-hide request still in flight: a second hide signal (visibilitychange, then pagehide) skips them. */
+  const hideInFlight = new Set<string>();
 
   const getDeviceId = () => (deviceId ??= loadOrCreateDeviceId(options.deviceIdStores, randomBytes));
 
@@ -88,6 +94,7 @@ export function createCore(options: CoreOptions): VigilCore {
         version: 1,
         library: LIBRARY,
         device_id: getDeviceId(),
+        sent_at: new Date(clock.now()).toISOString(),
         ...(identity !== undefined ? { identity } : {}),
         components: collected.components,
         device_signals: collected.device_signals,
@@ -159,7 +166,7 @@ export function createCore(options: CoreOptions): VigilCore {
     }, delayMs);
   }
 
-  async function flushLoop(keepalive: boolean): Promise<void> {
+  async function flushLoop(): Promise<void> {
     for (;;) {
       if (clock.now() < retryAt) {
         // Backing off: anything new stays queued until the timer fires.
@@ -176,35 +183,13 @@ export function createCore(options: CoreOptions): VigilCore {
         ),
       );
       if (batch.length === 0) return;
-      // On page hide there is no time to collect: send with the cached token, or none (the server then links
-      // the events through device_id).
-      const token = keepalive ? (cached?.signals.browser_token ?? null) : (await get()).browser_token;
-      const result = await postJson(
-        options.fetch,
-        endpoints.events,
-        {
-          version: 1,
-          library: LIBRARY,
-          device_id: getDeviceId(),
-          ...(token ? { browser_token: token } : {}),
-          events: batch.map(wireEvent),
-        },
-        { clientKey: options.clientKey, keepalive },
-      );
+      const token = (await get()).browser_token;
+      const result = await postEvents(batch, token, false);
       const verdict = classifyStatus(result.kind === "network" ? null : result.status);
       if (verdict === "done") {
         failures = 0;
         batchLimit = growBatch(batchLimit, maxBatch);
-        const results = result.kind === "response" ? itemResults(result.body) : [];
-        const retry: QueuedEvent[] = [];
-        batch.forEach((e, i) => {
-          const item = results[i];
-          const itemVerdict = item ? classifyStatus(item.status) : "done";
-          if (itemVerdict === "done") settle(e.event_id, { status: "sent", event_id: e.event_id });
-          else if (itemVerdict === "retry") retry.push(e);
-          else settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: item?.reason ?? "rejected" });
-        });
-        queue.remove(batch.filter((e) => !retry.includes(e)).map((e) => e.event_id));
+        const retry = settleDelivered(batch, result);
         if (retry.length > 0) retryLater(retry, true, null);
       } else if (verdict === "shrink") {
         const limit = shrinkBatch(batch.length);
@@ -222,6 +207,69 @@ export function createCore(options: CoreOptions): VigilCore {
         const answered = result.kind === "response";
         retryLater(batch, answered, answered ? parseRetryAfter(result.retryAfter, clock.now()) : null);
       }
+    }
+  }
+
+  /** The /js/events body; `sent_at` lets the server correct the timestamps for this device's clock error. */
+  function eventsBody(batch: readonly QueuedEvent[], token: string | null) {
+    return {
+      version: 1,
+      library: LIBRARY,
+      device_id: getDeviceId(),
+      ...(token ? { browser_token: token } : {}),
+      sent_at: new Date(clock.now()).toISOString(),
+      events: batch.map(wireEvent),
+    };
+  }
+
+  function postEvents(batch: readonly QueuedEvent[], token: string | null, keepalive: boolean) {
+    return postJson(options.fetch, endpoints.events, eventsBody(batch, token), { clientKey: options.clientKey, keepalive });
+  }
+
+  /** Settles and unqueues an answered batch's events by their per-item results; returns the ones to retry. */
+  function settleDelivered(batch: readonly QueuedEvent[], result: PostResult): QueuedEvent[] {
+    const results = result.kind === "response" ? itemResults(result.body) : [];
+    const retry: QueuedEvent[] = [];
+    batch.forEach((e, i) => {
+      const item = results[i];
+      const itemVerdict = item ? classifyStatus(item.status) : "done";
+      if (itemVerdict === "done") settle(e.event_id, { status: "sent", event_id: e.event_id });
+      else if (itemVerdict === "retry") retry.push(e);
+      else settle(e.event_id, { status: "dropped", event_id: e.event_id, reason: item?.reason ?? "rejected" });
+    });
+    queue.remove(batch.filter((e) => !retry.includes(e)).map((e) => e.event_id));
+    return retry;
+  }
+
+  /**
+   * The page is going away: every queued event goes out now in keepalive requests, without waiting for signal
+   * collection or for a send already in progress (which may still be collecting and would die with the page).
+   * Events go with the cached browser_token, or none; the server links them through device_id, and since each
+   * carries its own event_id, a normal send of the same event that also arrives is stored once.
+   */
+  function sendOnHide(): void {
+    const token = cached?.signals.browser_token ?? null;
+    // Browsers refuse keepalive requests beyond this many body bytes in flight per page.
+    let budget = PAGE_BATCH.keepaliveBytes;
+    let pending = queue.all().filter((e) => !hideInFlight.has(e.event_id));
+    while (pending.length > 0) {
+      const sizes = pending.map((e) => utf8Bytes(JSON.stringify(wireEvent(e))));
+      const count = batchCount(sizes, { maxEvents: maxBatch, maxBytes: PAGE_BATCH.maxBytes });
+      const batch = pending.slice(0, count);
+      const bytes = utf8Bytes(JSON.stringify(eventsBody(batch, token)));
+      if (bytes > budget) return;
+      budget -= bytes;
+      pending = pending.slice(count);
+      for (const e of batch) hideInFlight.add(e.event_id);
+      void postEvents(batch, token, true)
+        .then((result) => {
+          // If the page survived (a tab switch), an answer settles the events; a failure leaves them queued.
+          if (classifyStatus(result.kind === "network" ? null : result.status) === "done") settleDelivered(batch, result);
+        })
+        .catch(() => {})
+        .finally(() => {
+          for (const e of batch) hideInFlight.delete(e.event_id);
+        });
     }
   }
 
@@ -243,7 +291,15 @@ export function createCore(options: CoreOptions): VigilCore {
   }
 
   function flush(flushOptions: { keepalive?: boolean } = {}): Promise<void> {
-    flushing ??= flushLoop(flushOptions.keepalive === true)
+    if (flushOptions.keepalive === true) {
+      try {
+        sendOnHide();
+      } catch {
+        // Never throw into the host page; events stay queued for the next visit.
+      }
+      return Promise.resolve();
+    }
+    flushing ??= flushLoop()
       .catch(() => {
         // Never throw into the host page; events stay queued for the next flush.
       })
@@ -290,11 +346,26 @@ export function createCore(options: CoreOptions): VigilCore {
   return {
     identify(value) {
       identity = typeof value === "string" && value.length > 0 ? clip(value, MAX_IDENTITY) : undefined;
+      identityWarning = null;
+      if (typeof value === "string" && identity !== undefined && identity !== value) {
+        identityWarning = {
+          code: "identity_truncated",
+          message: `identity has ${value.length} characters; the server takes at most ${MAX_IDENTITY}, so it was cut to the first ${identity.length}`,
+        };
+        try {
+          options.onWarning?.(identityWarning);
+        } catch {
+          // A throwing handler must not break identify() in the host page.
+        }
+      }
     },
-    track: (event, properties) =>
-      track(event, properties).catch(
+    track: (event, properties) => {
+      const warning = identityWarning;
+      const result = track(event, properties);
+      return (warning ? result.then((r) => ({ ...r, warnings: [warning] })) : result).catch(
         (error: unknown): TrackResult => ({ status: "dropped", event_id: "", reason: error instanceof Error ? error.message : "internal_error" }),
-      ),
+      );
+    },
     get,
     flush,
     deviceId: getDeviceId,

@@ -71,4 +71,12 @@ export interface TrackResult {
   /** Idempotency key of this event (properties.event_id on the server). */
   event_id: string;
   reason?: string;
+  /** What was changed to make the event fit (`identity_truncated`); the event went with the changed value. */
+  warnings?: LibraryWarning[];
+}
+
+/** Something the library changed or could not do, reported instead of done silently. */
+export interface LibraryWarning {
+  code: "identity_truncated";
+  message: string;
 }

@@ -13,6 +13,7 @@ const deviceId = z
   .describe('The device id the library keeps for this browser.');
 const identity = z.string().max(JS_LIMITS.identityChars).nullish();
 const library = z.object({ name: z.string(), version: z.string() }).describe('Ignored unless both are strings.');
+const sentAt = (use: string) => z.iso.datetime({ offset: true }).optional().describe(`When the page sent the request, by its own clock; ${use}.`);
 const ms = z.number().nonnegative().optional().describe('How long the source took.');
 
 const component = z.union([
@@ -36,6 +37,7 @@ export const collectRequestSchema = z.object({
     .meta({ maxProperties: JS_LIMITS.components }),
   device_signals: z.record(z.string(), z.unknown()).nullish().describe(`Automation evidence; at most ${JS_LIMITS.deviceSignalsJsonChars} characters of JSON.`),
   library: library.optional(),
+  sent_at: sentAt('accepted and not used here'),
 });
 
 export const browserEventSchema = z.object({
@@ -54,6 +56,7 @@ export const eventsRequestSchema = z.object({
   device_id: deviceId,
   browser_token: z.string().max(2048).nullish().describe('From POST /js/collect; links the events to that handprint.'),
   library: library.optional(),
+  sent_at: sentAt("each event's timestamp is corrected by the page's clock error (time received − sent_at)"),
   events: z
     .array(browserEventSchema)
     .min(1)

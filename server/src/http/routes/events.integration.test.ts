@@ -268,6 +268,26 @@ describe.each(testDrivers())('POST /events/batch on %s', (driver) => {
     expect(row!.n).toBe(1);
   });
 
+  it("corrects timestamps by the sender's clock error: the batch's sent_at, or an event's own", async () => {
+    const hour = 3_600_000;
+    const ahead = (ms: number) => new Date(Date.now() + ms).toISOString();
+    // Both senders' clocks are an hour fast; the events happened about ten seconds before the send.
+    const res = await server.post('/events/batch', {
+      sent_at: ahead(hour),
+      events: [
+        { event: 'skewed', properties: { event_id: 'skew-batch', timestamp: ahead(hour - 10_000) } },
+        { event: 'skewed', properties: { event_id: 'skew-own', timestamp: ahead(2 * hour - 10_000) }, sent_at: ahead(2 * hour) },
+      ],
+    });
+    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([200, 200]);
+    const rows = await server.database.db.select().from(events).where(eq(events.name, 'skewed'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(Math.abs(row.occurredAt.getTime() - (Date.now() - 10_000))).toBeLessThan(60_000);
+    // Without sent_at the same hour-ahead timestamp is refused, as before.
+    const plain = await server.post('/events', { event: 'skewed', properties: { timestamp: ahead(hour) } });
+    expect(plain.status).toBe(400);
+  });
+
   it('refuses more than 100 events or an empty batch', async () => {
     const big = await server.post('/events/batch', { events: Array.from({ length: 101 }, () => ({ event: 'x' })) });
     expect(big.status).toBe(400);

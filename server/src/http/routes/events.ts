@@ -48,7 +48,7 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
   app.post('/events/batch', batch, async (request) => {
     const parsed = batchInputSchema.safeParse(request.body);
     if (!parsed.success) throw validationError(parsed.error, 'Invalid batch');
-    const ctx = context(request, undefined);
+    const ctx = { ...context(request, undefined), ...(parsed.data.sent_at !== undefined ? { sentAt: parsed.data.sent_at } : {}) };
     let unavailable: VigilError | undefined;
     const results = await Promise.all(
       parsed.data.events.map(async (item, i): Promise<BatchResult> => {

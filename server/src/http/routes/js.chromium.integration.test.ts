@@ -70,6 +70,45 @@ describe.each(testDrivers())('the browser library in real Chromium against the r
     expect(res.body).toMatchObject({ handprint_id: signals.handprint_id, device_id: signals.device_id, warnings: [] });
   });
 
+  it('stores an event once when both the page-hide keepalive send and the normal send deliver it', async () => {
+    const shop = await openShop(browser, site, server.url, DESKTOP);
+    const cdp = await shop.context.newCDPSession(shop.page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1500, downloadThroughput: -1, uploadThroughput: -1 });
+    let sends = 0;
+    shop.page.on('requestfinished', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/js/events')) sends++;
+    });
+    // A pagehide the page survives (back-forward cache): the keepalive send and the normal one both go out.
+    const tracked = await shop.page.evaluate(() => {
+      const vigil = (globalThis as unknown as { Vigil: { track(e: string): Promise<{ status: string; event_id: string }> } }).Vigil;
+      const result = vigil.track('hide-twice');
+      (globalThis as unknown as { dispatchEvent(event: Event): void }).dispatchEvent(new Event('pagehide'));
+      return result;
+    });
+    const signals = await shop.get();
+    await expect.poll(() => sends, { timeout: 20_000 }).toBe(2);
+    await shop.context.close();
+    expect(tracked.status).toBe('sent');
+    const stored = await server.database.db.select().from(events).where(eq(events.idempotencyKey, tracked.event_id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ name: 'hide-twice', deviceId: signals.device_id });
+  });
+
+  it('stores the events of a device whose clock is an hour fast at the right time (sent_at corrects the skew)', async () => {
+    const fast = 'const realNow = Date.now; Date.now = () => realNow() + 3600000;';
+    const shop = await openShop(browser, site, server.url, { ...DESKTOP, initScript: fast });
+    const before = Date.now();
+    const tracked = await shop.track('clock-skew-login');
+    const after = Date.now();
+    await shop.context.close();
+    expect(tracked.status).toBe('sent');
+    const [stored] = await server.database.db.select().from(events).where(eq(events.name, 'clock-skew-login'));
+    // Stamped an hour ahead by the page, stored within the real time the page was tracking.
+    expect(stored?.occurredAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect(stored?.occurredAt.getTime()).toBeLessThanOrEqual(after + 1_000);
+  });
+
   it('keeps the handprint and gives a new device_id when storage is cleared', async () => {
     const shop = await openShop(browser, site, server.url, DESKTOP);
     const before = await shop.get();
