@@ -35,7 +35,8 @@ describe.each(testDrivers())('vigil backup and vigil restore on %s', (driver) =>
 
   beforeAll(async () => {
     source = await createTestDatabase(driver);
-    target = await createTestDatabase(driver);
+    // Restore wants an empty target, not a copy of the migrated template.
+    target = await createTestDatabase(driver, { migrated: false });
     server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }) }, source);
     // Events over several months (several partitions), a registration, counters, contact sightings.
     for (let i = 0; i < 20; i++) {

@@ -121,6 +121,8 @@ describe.each(testDrivers())('vigil supervisors account administration on %s', (
     ]);
     await refused(/already been rotated/, 'tokens', 'rotate', token.id);
     expect((await json('supervisors', 'audit', '--username', 'rotor')).map((e: { action: string }) => e.action)).toContain('rotate_token');
+    // The suite shares one database: the next test lists every account.
+    await cli('supervisors', 'delete', '--username', 'rotor');
   }, 300_000);
 
   it('disables, enables, resets, re-roles and deletes accounts, lists and ends sessions and tokens, all audited', async () => {
