@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState, useEffect, useRef } from 'react';
+import { DataTable } from '../../../components/data-table';
 import { bulkDevicesAction } from '../../../lib/server/actions/bulk';
 import { BULK_FORM, bulkDoneTitle, bulkIdle, bulkTitle, type BulkResultRow } from '../../../lib/shared/bulk-state';
 
@@ -61,26 +62,18 @@ export function BulkDevices({ pageIds }: { pageIds: string[] }) {
           <h2 id="bulk-h" ref={heading} tabIndex={-1}>
             {bulkDoneTitle(state.kind, state.results)}
           </h2>
-          <div className="table-wrap" style={{ marginBottom: 12 }}>
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">Device</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {state.results.map((r) => (
-                  <tr key={r.deviceId} data-outcome={r.outcome}>
-                    <td className="mono">{r.deviceId}</td>
-                    <td>{outcomeLabels[r.outcome] ?? r.outcome}</td>
-                    <td className="wrap">{r.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy="bulk-h"
+            wrapStyle={{ marginBottom: 12 }}
+            rows={state.results}
+            rowKey={(r) => r.deviceId}
+            rowData={(r) => ({ 'data-outcome': r.outcome })}
+            columns={[
+              { header: 'Device', className: 'mono', cell: (r) => r.deviceId },
+              { header: 'Outcome', cell: (r) => outcomeLabels[r.outcome] ?? r.outcome },
+              { header: 'Message', className: 'wrap', cell: (r) => r.message },
+            ]}
+          />
         </section>
       )}
       {state.stage === 'choose' && state.error && (

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Score, StatusBadge, Tags } from '../../../components/badges';
+import { type Column, DataTable } from '../../../components/data-table';
 import { DownloadLink } from '../../../components/download-link';
 import { FilterForm } from '../../../components/filter-form';
 import { PageSizeSelect } from '../../../components/page-size-select';
@@ -8,7 +9,7 @@ import { Pager } from '../../../components/pager';
 import { currentViewer, withSession } from '../../../lib/server/session';
 import { timeZone } from '../../../lib/server/time-zone';
 import { listDevices } from '../../../lib/server/vigil/devices';
-import type { FacetValue } from '../../../lib/server/vigil/types';
+import type { DeviceRow, FacetValue } from '../../../lib/server/vigil/types';
 import { BULK_FORM } from '../../../lib/shared/bulk-state';
 import { deviceFilter, deviceSort, readDeviceValues, sorts, statuses, type DeviceValues, type SortKey } from '../../../lib/shared/device-query';
 import { formatCount, formatDateTime, formatRelative } from '../../../lib/shared/format';
@@ -68,6 +69,20 @@ function SortHeading({ label, values, size, desc, asc }: { label: string; values
     </th>
   );
 }
+
+/** The bulk form's checkbox per row; its header selects every device on the page. */
+const selectColumn: Column<DeviceRow> = {
+  header: 'Select',
+  className: 'check',
+  headerCell: (
+    <th scope="col" className="check">
+      <SelectAllOnPage />
+    </th>
+  ),
+  cell: (d) => <input type="checkbox" name="id" value={d.id} form={BULK_FORM} aria-label={`Select ${d.id}`} />,
+};
+
+const Missing = () => <span className="muted">—</span>;
 
 export default async function DevicesPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
@@ -141,58 +156,41 @@ export default async function DevicesPage({ searchParams }: { searchParams: Sear
 
       {bulk && <BulkDevices pageIds={devices.nodes.map((d) => d.id)} />}
 
-      <div className="table-wrap">
-        <table className="data" data-testid="devices-table">
-          <caption className="sr-only">Devices{filtered ? ' matching the filters' : ''}</caption>
-          <thead>
-            <tr>
-              {bulk && (
-                <th scope="col" className="check">
-                  <SelectAllOnPage />
-                </th>
-              )}
-              <th scope="col">Device</th>
-              <th scope="col">User</th>
-              <th scope="col">Role</th>
-              <th scope="col">Branch</th>
-              <th scope="col">Status</th>
-              <SortHeading label="Risk" values={values} size={page.size} desc="risk_desc" asc="risk_asc" />
-              <th scope="col">Current tags</th>
-              <SortHeading label="Last seen" values={values} size={page.size} desc="last_seen_desc" asc="last_seen_asc" />
-            </tr>
-          </thead>
-          <tbody>
-            {devices.nodes.map((d) => (
-              <tr key={d.id}>
-                {bulk && (
-                  <td className="check">
-                    <input type="checkbox" name="id" value={d.id} form={BULK_FORM} aria-label={`Select ${d.id}`} />
-                  </td>
-                )}
-                <td>
-                  <Link href={deviceHref(d.id)} className="mono">
-                    {d.id}
-                  </Link>
-                </td>
-                <td>{d.registration?.userId ?? <span className="muted">—</span>}</td>
-                <td>{d.registration?.role ?? <span className="muted">—</span>}</td>
-                <td>{d.registration?.branch ?? <span className="muted">—</span>}</td>
-                <td>
-                  <StatusBadge status={d.status} />
-                </td>
-                <td className="num">
-                  <Score value={d.riskScore} />
-                </td>
-                <td>
-                  <Tags tags={d.currentTags} />
-                </td>
-                <td title={formatDateTime(d.lastSeen, tz)}>{formatRelative(d.lastSeen, now)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {devices.nodes.length === 0 && <div className="empty">No device matches these filters.</div>}
-      </div>
+      <DataTable
+        testId="devices-table"
+        caption={`Devices${filtered ? ' matching the filters' : ''}`}
+        rows={devices.nodes}
+        rowKey={(d) => d.id}
+        empty="No device matches these filters."
+        columns={[
+          ...(bulk ? [selectColumn] : []),
+          {
+            header: 'Device',
+            cell: (d) => (
+              <Link href={deviceHref(d.id)} className="mono">
+                {d.id}
+              </Link>
+            ),
+          },
+          { header: 'User', cell: (d) => d.registration?.userId ?? <Missing /> },
+          { header: 'Role', cell: (d) => d.registration?.role ?? <Missing /> },
+          { header: 'Branch', cell: (d) => d.registration?.branch ?? <Missing /> },
+          { header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
+          {
+            header: 'Risk',
+            numeric: true,
+            headerCell: <SortHeading label="Risk" values={values} size={page.size} desc="risk_desc" asc="risk_asc" />,
+            cell: (d) => <Score value={d.riskScore} />,
+          },
+          { header: 'Current tags', cell: (d) => <Tags tags={d.currentTags} /> },
+          {
+            header: 'Last seen',
+            headerCell: <SortHeading label="Last seen" values={values} size={page.size} desc="last_seen_desc" asc="last_seen_asc" />,
+            title: (d) => formatDateTime(d.lastSeen, tz),
+            cell: (d) => formatRelative(d.lastSeen, now),
+          },
+        ]}
+      />
       <Pager
         path="/devices"
         filters={{ ...values }}

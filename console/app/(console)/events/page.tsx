@@ -130,10 +130,13 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
         </FilterForm>
       </section>
 
-      <div className="table-wrap">
-        <EventsTable events={events.nodes} timeZone={tz} testId="events-table" caption="Events, newest first" />
-        {events.nodes.length === 0 && <div className="empty">No event matches these filters in this range.</div>}
-      </div>
+      <EventsTable
+        events={events.nodes}
+        timeZone={tz}
+        testId="events-table"
+        caption="Events, newest first"
+        empty="No event matches these filters in this range."
+      />
       <Pager
         path="/events"
         filters={values}

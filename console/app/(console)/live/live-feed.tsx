@@ -75,9 +75,5 @@ export function LiveFeed({ initial, timeZone, minScore }: { initial: EventRow[];
 
 export function LiveTable({ events, timeZone }: { events: EventRow[]; timeZone: string }) {
   if (events.length === 0) return <div className="empty">No risky events yet.</div>;
-  return (
-    <div className="table-wrap">
-      <EventsTable events={events} timeZone={timeZone} testId="live-table" caption="Risky events, newest first" />
-    </div>
-  );
+  return <EventsTable events={events} timeZone={timeZone} testId="live-table" caption="Risky events, newest first" />;
 }

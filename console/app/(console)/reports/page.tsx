@@ -2,11 +2,13 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Score } from '../../../components/badges';
 import { TagsOverTimeChart, TagTotalsChart } from '../../../components/charts';
+import { type Column, DataTable } from '../../../components/data-table';
 import { FilterForm } from '../../../components/filter-form';
 import { RangeSelect } from '../../../components/range-select';
 import { withSession } from '../../../lib/server/session';
 import { timeZone } from '../../../lib/server/time-zone';
 import { deviceStats, eventStats } from '../../../lib/server/vigil/events';
+import type { EventStatsRow } from '../../../lib/server/vigil/types';
 import type { DeviceGroupKey, EventFilter, EventGroupKey, TimeBucket } from '../../../lib/server/vigil/generated';
 import { formatBucketLabel, formatCount, formatDateTime } from '../../../lib/shared/format';
 import { rangeBounds, rangeKey, ranges } from '../../../lib/shared/ranges';
@@ -93,6 +95,10 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
   const deviceLabel = (r: (typeof devices)[number]) =>
     String((devicesBy === 'STATUS' ? r.status?.toLowerCase() : r[devicesBy.toLowerCase() as 'branch' | 'role' | 'tag']) ?? '(none)');
   const sortedTotals = [...totals].sort((a, b) => b.count - a.count);
+  // The totals and the per-bucket series are the same rows, one without the time bucket: they share these columns.
+  const group: Column<EventStatsRow> = { header: keyLabels[by], cell: (r) => r[field] ?? <span className="muted">(none)</span> };
+  const events: Column<EventStatsRow> = { header: 'Events', numeric: true, cell: (r) => formatCount(r.count) };
+  const devicesCount: Column<EventStatsRow> = { header: 'Devices', numeric: true, cell: (r) => formatCount(r.distinctDevices) };
 
   return (
     <>
@@ -155,103 +161,55 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
         <h2 id="rep-totals">
           {ranges[range].label}, by {keyLabels[by].toLowerCase()}
         </h2>
-        <div className="table-wrap">
-          <table className="data" data-testid="event-totals">
-            <thead>
-              <tr>
-                <th scope="col">{keyLabels[by]}</th>
-                <th scope="col" className="num">
-                  Events
-                </th>
-                <th scope="col" className="num">
-                  Mean score
-                </th>
-                <th scope="col" className="num">
-                  Max score
-                </th>
-                <th scope="col" className="num">
-                  Devices
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sortedTotals.map((r) => (
-                <tr key={r[field] ?? '(none)'}>
-                  <td>{r[field] ?? <span className="muted">(none)</span>}</td>
-                  <td className="num">{formatCount(r.count)}</td>
-                  <td className="num">
-                    <Score value={r.meanScore} />
-                  </td>
-                  <td className="num">
-                    <Score value={r.maxScore} />
-                  </td>
-                  <td className="num">{formatCount(r.distinctDevices)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {sortedTotals.length === 0 && <div className="empty">No events in this range.</div>}
-        </div>
+        <DataTable
+          testId="event-totals"
+          labelledBy="rep-totals"
+          rows={sortedTotals}
+          rowKey={(r) => r[field] ?? '(none)'}
+          empty="No events in this range."
+          columns={[
+            group,
+            events,
+            { header: 'Mean score', numeric: true, cell: (r) => <Score value={r.meanScore} /> },
+            { header: 'Max score', numeric: true, cell: (r) => <Score value={r.maxScore} /> },
+            devicesCount,
+          ]}
+        />
       </section>
 
       <div className="grid grid-2">
         <section className="panel" aria-labelledby="rep-series">
           <h2 id="rep-series">Per {bucketLabels[bucket].toLowerCase()}</h2>
-          <div className="table-wrap">
-            <table className="data" data-testid="event-series">
-              <thead>
-                <tr>
-                  <th scope="col">{bucketLabels[bucket]} from</th>
-                  <th scope="col">{keyLabels[by]}</th>
-                  <th scope="col" className="num">
-                    Events
-                  </th>
-                  <th scope="col" className="num">
-                    Mean
-                  </th>
-                  <th scope="col" className="num">
-                    Devices
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {series.map((r) => (
-                  <tr key={`${r.bucket}|${r[field]}`}>
-                    <td title={formatDateTime(r.bucket, tz)}>{r.bucket ? formatBucketLabel(r.bucket, bucket, tz) : '—'}</td>
-                    <td>{r[field] ?? <span className="muted">(none)</span>}</td>
-                    <td className="num">{formatCount(r.count)}</td>
-                    <td className="num">
-                      <Score value={r.meanScore} />
-                    </td>
-                    <td className="num">{formatCount(r.distinctDevices)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="event-series"
+            labelledBy="rep-series"
+            rows={series}
+            rowKey={(r) => `${r.bucket}|${r[field]}`}
+            columns={[
+              {
+                header: `${bucketLabels[bucket]} from`,
+                title: (r) => formatDateTime(r.bucket, tz),
+                cell: (r) => (r.bucket ? formatBucketLabel(r.bucket, bucket, tz) : '—'),
+              },
+              group,
+              events,
+              { header: 'Mean', numeric: true, cell: (r) => <Score value={r.meanScore} /> },
+              devicesCount,
+            ]}
+          />
         </section>
         <section className="panel" aria-labelledby="rep-device-table">
           <h2 id="rep-device-table">Devices by {keyLabels[devicesBy].toLowerCase()}</h2>
-          <div className="table-wrap">
-            <table className="data" data-testid="device-stats">
-              <thead>
-                <tr>
-                  <th scope="col">{keyLabels[devicesBy]}</th>
-                  <th scope="col" className="num">
-                    Devices
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deviceTotals(devices, deviceLabel).map((r) => (
-                  <tr key={r.tag}>
-                    <td>{r.tag}</td>
-                    <td className="num">{formatCount(r.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="device-stats"
+            labelledBy="rep-device-table"
+            rows={deviceTotals(devices, deviceLabel)}
+            rowKey={(r) => r.tag}
+            columns={[
+              { header: keyLabels[devicesBy], cell: (r) => r.tag },
+              { header: 'Devices', numeric: true, cell: (r) => formatCount(r.count) },
+            ]}
+          />
         </section>
       </div>
     </>

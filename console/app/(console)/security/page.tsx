@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
 import { StatusBadge } from '../../../components/badges';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { CreateForm } from '../../../components/create-form';
+import { type Column, DataTable } from '../../../components/data-table';
 import { FeedbackProvider } from '../../../components/feedback';
 import { createKeyAction, revokeKeyAction, rotateKeyAction, rotateTokenAction } from '../../../lib/server/actions/admin';
 import { requireAdmin, withSession } from '../../../lib/server/session';
@@ -48,100 +50,92 @@ export default async function SecurityPage() {
         </CreateForm>
       </section>
 
-      <div className="table-wrap">
-        <table className="data" data-testid="keys-table">
-          <caption className="sr-only">Keys</caption>
-          <CredentialHead columns={['Name', 'Kind', 'Key', 'Created']} />
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id} data-key-name={k.name}>
-                <td>{k.name}</td>
-                <td>{k.kind === 'WRITE' ? 'Write' : 'Client'}</td>
-                <td className="mono">{k.displayPrefix}…</td>
-                <td>{formatDateTime(k.createdAt, tz)}</td>
-                <td title={formatDateTime(k.lastUsedAt, tz)}>{formatRelative(k.lastUsedAt, now)}</td>
-                <Expiry at={k.expiresAt} now={now} tz={tz} />
-                <td>
-                  <StatusBadge status={k.state} />
-                  {k.replacedBy && <div className="muted mono">→ {keys.find((n) => n.id === k.replacedBy)?.displayPrefix ?? k.replacedBy}…</div>}
-                </td>
-                <td>
-                  {k.state === 'ACTIVE' && <RotateButton what="key" id={k.id} name={k.name} prefix={k.displayPrefix} action={rotateKeyAction} />}
-                  {!k.revokedAt && (
-                    <ConfirmAction
-                      label="Revoke"
-                      small
-                      title={`Revoke “${k.name}”?`}
-                      description={
-                        <>
-                          Every request with <span className="mono">{k.displayPrefix}…</span> is refused at once, in every Vigil process. This cannot be undone.
-                        </>
-                      }
-                      action={revokeKeyAction}
-                      hidden={{ id: k.id, name: k.name }}
-                      confirmLabel="Revoke key"
-                      tone="danger"
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {keys.length === 0 && <div className="empty">No keys yet.</div>}
-      </div>
+      <DataTable
+        testId="keys-table"
+        caption="Keys"
+        rows={keys}
+        rowKey={(k) => k.id}
+        rowData={(k) => ({ 'data-key-name': k.name })}
+        empty="No keys yet."
+        columns={[
+          { header: 'Name', cell: (k) => k.name },
+          { header: 'Kind', cell: (k) => (k.kind === 'WRITE' ? 'Write' : 'Client') },
+          { header: 'Key', className: 'mono', cell: (k) => `${k.displayPrefix}…` },
+          { header: 'Created', cell: (k) => formatDateTime(k.createdAt, tz) },
+          ...credentialColumns<(typeof keys)[number]>(now, tz, {
+            status: (k) => (
+              <>
+                <StatusBadge status={k.state} />
+                {k.replacedBy && <div className="muted mono">→ {keys.find((n) => n.id === k.replacedBy)?.displayPrefix ?? k.replacedBy}…</div>}
+              </>
+            ),
+            actions: (k) => (
+              <>
+                {k.state === 'ACTIVE' && <RotateButton what="key" id={k.id} name={k.name} prefix={k.displayPrefix} action={rotateKeyAction} />}
+                {!k.revokedAt && (
+                  <ConfirmAction
+                    label="Revoke"
+                    small
+                    title={`Revoke “${k.name}”?`}
+                    description={
+                      <>
+                        Every request with <span className="mono">{k.displayPrefix}…</span> is refused at once, in every Vigil process. This cannot be undone.
+                      </>
+                    }
+                    action={revokeKeyAction}
+                    hidden={{ id: k.id, name: k.name }}
+                    confirmLabel="Revoke key"
+                    tone="danger"
+                  />
+                )}
+              </>
+            ),
+          }),
+        ]}
+      />
 
       <h2 id="api-tokens" style={{ marginTop: 24 }}>
         API tokens
       </h2>
       <p className="muted">Supervisors&apos; tokens for REST and GraphQL; create and revoke them on the Supervisors page.</p>
-      <div className="table-wrap">
-        <table className="data" data-testid="tokens-table">
-          <caption className="sr-only">API tokens</caption>
-          <CredentialHead columns={['Name', 'Account', 'Token']} />
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id} data-token-name={t.name}>
-                <td>{t.name}</td>
-                <td>{t.username}</td>
-                <td className="mono">{t.displayPrefix}…</td>
-                <td title={formatDateTime(t.lastUsedAt, tz)}>{formatRelative(t.lastUsedAt, now)}</td>
-                <Expiry at={t.expiresAt} now={now} tz={tz} />
-                <td>
-                  <StatusBadge status={t.state} />
-                </td>
-                <td>{t.state === 'ACTIVE' && <RotateButton what="token" id={t.id} name={t.name} prefix={t.displayPrefix} action={rotateTokenAction} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {tokens.length === 0 && <div className="empty">No API tokens yet.</div>}
-      </div>
+      <DataTable
+        testId="tokens-table"
+        caption="API tokens"
+        rows={tokens}
+        rowKey={(t) => t.id}
+        rowData={(t) => ({ 'data-token-name': t.name })}
+        empty="No API tokens yet."
+        columns={[
+          { header: 'Name', cell: (t) => t.name },
+          { header: 'Account', cell: (t) => t.username },
+          { header: 'Token', className: 'mono', cell: (t) => `${t.displayPrefix}…` },
+          ...credentialColumns<(typeof tokens)[number]>(now, tz, {
+            status: (t) => <StatusBadge status={t.state} />,
+            actions: (t) => t.state === 'ACTIVE' && <RotateButton what="token" id={t.id} name={t.name} prefix={t.displayPrefix} action={rotateTokenAction} />,
+          }),
+        ]}
+      />
     </FeedbackProvider>
   );
 }
 
 /** Both tables end alike: last use, expiry, state (rotation included) and the actions. */
-function CredentialHead({ columns }: { columns: string[] }) {
-  return (
-    <thead>
-      <tr>
-        {[...columns, 'Last used', 'Expires', 'Status'].map((c) => (
-          <th key={c} scope="col">
-            {c}
-          </th>
-        ))}
-        <th scope="col">
-          <span className="sr-only">Actions</span>
-        </th>
-      </tr>
-    </thead>
-  );
+function credentialColumns<T extends { lastUsedAt: string | null; expiresAt: string | null }>(
+  now: Date,
+  tz: string,
+  own: { status: (c: T) => ReactNode; actions: (c: T) => ReactNode },
+): Column<T>[] {
+  return [
+    { header: 'Last used', title: (c) => formatDateTime(c.lastUsedAt, tz), cell: (c) => formatRelative(c.lastUsedAt, now) },
+    { header: 'Expires', title: (c) => (c.expiresAt ? formatDateTime(c.expiresAt, tz) : undefined), cell: (c) => expiry(c.expiresAt, now, tz) },
+    { header: 'Status', cell: own.status },
+    { header: 'Actions', hiddenHeader: true, cell: own.actions },
+  ];
 }
 
-function Expiry({ at, now, tz }: { at: string | null; now: Date; tz: string }) {
-  if (!at) return <td className="muted">never</td>;
-  return <td title={formatDateTime(at, tz)}>{new Date(at) <= now ? formatDateTime(at, tz) : formatUntil(at, now)}</td>;
+function expiry(at: string | null, now: Date, tz: string): ReactNode {
+  if (!at) return <span className="muted">never</span>;
+  return new Date(at) <= now ? formatDateTime(at, tz) : formatUntil(at, now);
 }
 
 /** Rotation: the new secret is shown once by the page's feedback; the old one works through the overlap. */

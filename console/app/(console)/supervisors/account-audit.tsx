@@ -1,3 +1,4 @@
+import { DataTable } from '../../../components/data-table';
 import type { AccountAuditRecord } from '../../../lib/server/vigil/types';
 import { formatDateTime } from '../../../lib/shared/format';
 
@@ -25,31 +26,19 @@ function describe(detail: Record<string, unknown> | null): string {
 /** Who changed which account, newest first; deleted accounts keep their entries. */
 export function AccountAudit({ records, tz }: { records: AccountAuditRecord[]; tz: string }) {
   return (
-    <div className="table-wrap">
-      <table className="data" data-testid="account-audit-table">
-        <caption className="sr-only">Account changes</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Did</th>
-            <th scope="col">Account</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.map((r) => (
-            <tr key={r.id}>
-              <td>{formatDateTime(r.at, tz)}</td>
-              <td>{r.actor.name}</td>
-              <td>{what[r.action] ?? r.action.toLowerCase()}</td>
-              <td>{r.username}</td>
-              <td className="muted">{describe(r.detail)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {records.length === 0 && <div className="empty">No changes to accounts yet.</div>}
-    </div>
+    <DataTable
+      testId="account-audit-table"
+      caption="Account changes"
+      rows={records}
+      rowKey={(r) => r.id}
+      empty="No changes to accounts yet."
+      columns={[
+        { header: 'When', cell: (r) => formatDateTime(r.at, tz) },
+        { header: 'Who', cell: (r) => r.actor.name },
+        { header: 'Did', cell: (r) => what[r.action] ?? r.action.toLowerCase() },
+        { header: 'Account', cell: (r) => r.username },
+        { header: 'Detail', className: 'muted', cell: (r) => describe(r.detail) },
+      ]}
+    />
   );
 }

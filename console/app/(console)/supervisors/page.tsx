@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { StatusBadge } from '../../../components/badges';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { CreateForm } from '../../../components/create-form';
+import { DataTable } from '../../../components/data-table';
 import { FeedbackProvider } from '../../../components/feedback';
 import { revokeSessionAction } from '../../../lib/server/actions/accounts';
 import { createSupervisorAction, createTokenAction, revokeTokenAction } from '../../../lib/server/actions/admin';
@@ -55,41 +56,29 @@ export default async function SupervisorsPage() {
         </CreateForm>
       </section>
 
-      <div className="table-wrap" style={{ marginBottom: 16 }}>
-        <table className="data" data-testid="supervisors-table">
-          <caption className="sr-only">Accounts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">May</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {supervisors.map((s) => (
-              <tr key={s.id} data-username={s.username}>
-                <td>
-                  {s.username} {s.username === viewer.username && <span className="muted small">(you)</span>}
-                </td>
-                <td style={{ textTransform: 'capitalize' }}>{s.role.toLowerCase()}</td>
-                <td className="muted">{roleHelp[s.role]}</td>
-                <td>
-                  <StatusBadge status={s.disabledAt ? 'disabled' : 'active'} />
-                </td>
-                <td>{formatDateTime(s.createdAt, tz)}</td>
-                <td>
-                  <AccountActions account={s} self={s.username === viewer.username} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="supervisors-table"
+        caption="Accounts"
+        wrapStyle={{ marginBottom: 16 }}
+        rows={supervisors}
+        rowKey={(s) => s.id}
+        rowData={(s) => ({ 'data-username': s.username })}
+        columns={[
+          {
+            header: 'Username',
+            cell: (s) => (
+              <>
+                {s.username} {s.username === viewer.username && <span className="muted small">(you)</span>}
+              </>
+            ),
+          },
+          { header: 'Role', style: { textTransform: 'capitalize' }, cell: (s) => s.role.toLowerCase() },
+          { header: 'May', className: 'muted', cell: (s) => roleHelp[s.role] },
+          { header: 'Status', cell: (s) => <StatusBadge status={s.disabledAt ? 'disabled' : 'active'} /> },
+          { header: 'Created', cell: (s) => formatDateTime(s.createdAt, tz) },
+          { header: 'Actions', hiddenHeader: true, cell: (s) => <AccountActions account={s} self={s.username === viewer.username} /> },
+        ]}
+      />
 
       <section className="panel" aria-labelledby="new-token" style={{ marginBottom: 16 }}>
         <h2 id="new-token">Create an API token</h2>
@@ -115,99 +104,74 @@ export default async function SupervisorsPage() {
         </CreateForm>
       </section>
 
-      <div className="table-wrap">
-        <table className="data" data-testid="tokens-table">
-          <caption className="sr-only">API tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Acts as</th>
-              <th scope="col">Token</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
-                <td>{t.username}</td>
-                <td className="mono">{t.displayPrefix}…</td>
-                <td>{formatDateTime(t.createdAt, tz)}</td>
-                <td>{formatRelative(t.lastUsedAt, now)}</td>
-                <td>{t.expiresAt ? formatDateTime(t.expiresAt, tz) : 'never'}</td>
-                <td>
-                  <StatusBadge status={t.revokedAt ? 'revoked' : expired(t.expiresAt) ? 'expired' : 'active'} />
-                </td>
-                <td>
-                  {!t.revokedAt && (
-                    <ConfirmAction
-                      label="Revoke"
-                      small
-                      title={`Revoke token “${t.name}”?`}
-                      description="Scripts using it are refused at once."
-                      action={revokeTokenAction}
-                      hidden={{ id: t.id, name: t.name }}
-                      confirmLabel="Revoke token"
-                      tone="danger"
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {tokens.length === 0 && <div className="empty">No API tokens.</div>}
-      </div>
+      <DataTable
+        testId="tokens-table"
+        caption="API tokens"
+        rows={tokens}
+        rowKey={(t) => t.id}
+        empty="No API tokens."
+        columns={[
+          { header: 'Name', cell: (t) => t.name },
+          { header: 'Acts as', cell: (t) => t.username },
+          { header: 'Token', className: 'mono', cell: (t) => `${t.displayPrefix}…` },
+          { header: 'Created', cell: (t) => formatDateTime(t.createdAt, tz) },
+          { header: 'Last used', cell: (t) => formatRelative(t.lastUsedAt, now) },
+          { header: 'Expires', cell: (t) => (t.expiresAt ? formatDateTime(t.expiresAt, tz) : 'never') },
+          { header: 'Status', cell: (t) => <StatusBadge status={t.revokedAt ? 'revoked' : expired(t.expiresAt) ? 'expired' : 'active'} /> },
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            cell: (t) =>
+              !t.revokedAt && (
+                <ConfirmAction
+                  label="Revoke"
+                  small
+                  title={`Revoke token “${t.name}”?`}
+                  description="Scripts using it are refused at once."
+                  action={revokeTokenAction}
+                  hidden={{ id: t.id, name: t.name }}
+                  confirmLabel="Revoke token"
+                  tone="danger"
+                />
+              ),
+          },
+        ]}
+      />
 
       <h2 id="sessions" style={{ margin: '24px 0 8px' }}>
         Signed-in sessions
       </h2>
-      <div className="table-wrap">
-        <table className="data" data-testid="sessions-table" aria-labelledby="sessions">
-          <thead>
-            <tr>
-              <th scope="col">Account</th>
-              <th scope="col">Session</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {openSessions.map((s) => (
-              <tr key={s.id} data-session-id={s.id}>
-                <td>{s.username}</td>
-                <td className="mono">{s.displayPrefix}…</td>
-                <td>{formatDateTime(s.createdAt, tz)}</td>
-                <td>{formatRelative(s.lastUsedAt, now)}</td>
-                <td>{formatDateTime(s.expiresAt, tz)}</td>
-                <td>
-                  <ConfirmAction
-                    label="End"
-                    small
-                    title={`End this session of ${s.username}?`}
-                    description="The browser using it is signed out on its next request."
-                    action={revokeSessionAction}
-                    hidden={{ id: s.id, username: s.username }}
-                    confirmLabel="End session"
-                    tone="danger"
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {openSessions.length === 0 && <div className="empty">No one is signed in.</div>}
-      </div>
+      <DataTable
+        testId="sessions-table"
+        labelledBy="sessions"
+        rows={openSessions}
+        rowKey={(s) => s.id}
+        rowData={(s) => ({ 'data-session-id': s.id })}
+        empty="No one is signed in."
+        columns={[
+          { header: 'Account', cell: (s) => s.username },
+          { header: 'Session', className: 'mono', cell: (s) => `${s.displayPrefix}…` },
+          { header: 'Signed in', cell: (s) => formatDateTime(s.createdAt, tz) },
+          { header: 'Last used', cell: (s) => formatRelative(s.lastUsedAt, now) },
+          { header: 'Expires', cell: (s) => formatDateTime(s.expiresAt, tz) },
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            cell: (s) => (
+              <ConfirmAction
+                label="End"
+                small
+                title={`End this session of ${s.username}?`}
+                description="The browser using it is signed out on its next request."
+                action={revokeSessionAction}
+                hidden={{ id: s.id, username: s.username }}
+                confirmLabel="End session"
+                tone="danger"
+              />
+            ),
+          },
+        ]}
+      />
 
       <h2 id="account-changes" style={{ margin: '24px 0 8px' }}>
         Account changes

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { StatusBadge } from '../../../components/badges';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { CreateForm } from '../../../components/create-form';
+import { DataTable } from '../../../components/data-table';
 import { FeedbackProvider } from '../../../components/feedback';
 import { createWebhookAction, deleteWebhookAction, redeliverWebhookAction, toggleWebhookAction } from '../../../lib/server/actions/webhooks';
 import { requireAdmin, withSession } from '../../../lib/server/session';
@@ -77,65 +78,74 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
         </CreateForm>
       </section>
 
-      <div className="table-wrap" style={{ marginBottom: 16 }}>
-        <table className="data" data-testid="webhooks-table">
-          <caption className="sr-only">Subscriptions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Receiver</th>
-              <th scope="col">Events</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.webhookSubscriptions.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <Link href={query({ subscription: s.id, message: null })} className="mono">
-                    {s.url}
-                  </Link>
-                  {s.description && <div className="muted">{s.description}</div>}
-                </td>
-                <td className="mono">
-                  {s.eventTypes.join(', ')}
-                  {s.tags.length > 0 && <div className="muted">tags: {s.tags.join(', ')}</div>}
-                  {s.scoreThreshold !== null && <div className="muted">score &gt; {s.scoreThreshold}</div>}
-                </td>
-                <td>{formatDateTime(s.createdAt, tz)}</td>
-                <td>
-                  <StatusBadge status={s.enabled ? 'active' : 'disabled'} />
-                  {s.disabledReason === 'gone' && <div className="muted">receiver answered 410</div>}
-                </td>
-                <td>
-                  <ConfirmAction
-                    label={s.enabled ? 'Disable' : 'Enable'}
-                    small
-                    title={`${s.enabled ? 'Disable' : 'Enable'} ${s.url}?`}
-                    action={toggleWebhookAction}
-                    hidden={{ id: s.id, enable: s.enabled ? '0' : '1' }}
-                    confirmLabel={s.enabled ? 'Disable' : 'Enable'}
-                  />{' '}
-                  <ConfirmAction
-                    label="Delete"
-                    small
-                    title={`Delete ${s.url}?`}
-                    description="Its pending messages are cancelled; the delivery log is kept."
-                    action={deleteWebhookAction}
-                    hidden={{ id: s.id }}
-                    confirmLabel="Delete subscription"
-                    tone="danger"
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {page.webhookSubscriptions.length === 0 && <div className="empty">No subscriptions yet.</div>}
-      </div>
+      <DataTable
+        testId="webhooks-table"
+        caption="Subscriptions"
+        wrapStyle={{ marginBottom: 16 }}
+        rows={page.webhookSubscriptions}
+        rowKey={(s) => s.id}
+        empty="No subscriptions yet."
+        columns={[
+          {
+            header: 'Receiver',
+            cell: (s) => (
+              <>
+                <Link href={query({ subscription: s.id, message: null })} className="mono">
+                  {s.url}
+                </Link>
+                {s.description && <div className="muted">{s.description}</div>}
+              </>
+            ),
+          },
+          {
+            header: 'Events',
+            className: 'mono',
+            cell: (s) => (
+              <>
+                {s.eventTypes.join(', ')}
+                {s.tags.length > 0 && <div className="muted">tags: {s.tags.join(', ')}</div>}
+                {s.scoreThreshold !== null && <div className="muted">score &gt; {s.scoreThreshold}</div>}
+              </>
+            ),
+          },
+          { header: 'Created', cell: (s) => formatDateTime(s.createdAt, tz) },
+          {
+            header: 'Status',
+            cell: (s) => (
+              <>
+                <StatusBadge status={s.enabled ? 'active' : 'disabled'} />
+                {s.disabledReason === 'gone' && <div className="muted">receiver answered 410</div>}
+              </>
+            ),
+          },
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            cell: (s) => (
+              <>
+                <ConfirmAction
+                  label={s.enabled ? 'Disable' : 'Enable'}
+                  small
+                  title={`${s.enabled ? 'Disable' : 'Enable'} ${s.url}?`}
+                  action={toggleWebhookAction}
+                  hidden={{ id: s.id, enable: s.enabled ? '0' : '1' }}
+                  confirmLabel={s.enabled ? 'Disable' : 'Enable'}
+                />{' '}
+                <ConfirmAction
+                  label="Delete"
+                  small
+                  title={`Delete ${s.url}?`}
+                  description="Its pending messages are cancelled; the delivery log is kept."
+                  action={deleteWebhookAction}
+                  hidden={{ id: s.id }}
+                  confirmLabel="Delete subscription"
+                  tone="danger"
+                />
+              </>
+            ),
+          },
+        ]}
+      />
 
       <section aria-labelledby="messages">
         <h2 id="messages">Messages{subscription ? ` of ${subscription}` : ''}</h2>
@@ -149,85 +159,64 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           ))}
           {subscription && <Link href={query({ subscription: null, message: null })}>every subscription</Link>}
         </p>
-        <div className="table-wrap">
-          <table className="data" data-testid="webhook-messages-table">
-            <caption className="sr-only">Messages</caption>
-            <thead>
-              <tr>
-                <th scope="col">Message</th>
-                <th scope="col">Type</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.webhookMessages.map((m) => (
-                <tr key={m.id}>
-                  <td className="mono">
-                    <Link href={query({ message: m.id })}>{m.id}</Link>
-                  </td>
-                  <td className="mono">{m.type}</td>
-                  <td>{formatDateTime(m.createdAt, tz)}</td>
-                  <td>
-                    <StatusBadge status={m.status} />
-                    {m.status === 'pending' && <div className="muted">next {formatDateTime(m.nextAttemptAt, tz)}</div>}
-                  </td>
-                  <td>{m.attempts}</td>
-                  <td>{m.lastStatus ?? '—'}</td>
-                  <td>
-                    <ConfirmAction
-                      label="Redeliver"
-                      small
-                      title={`Send ${m.id} again?`}
-                      description="It is sent now with the same webhook-id; the attempt is logged."
-                      action={redeliverWebhookAction}
-                      hidden={{ id: m.id }}
-                      confirmLabel="Redeliver"
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.webhookMessages.length === 0 && <div className="empty">No messages.</div>}
-        </div>
+        <DataTable
+          testId="webhook-messages-table"
+          caption="Messages"
+          rows={page.webhookMessages}
+          rowKey={(m) => m.id}
+          empty="No messages."
+          columns={[
+            { header: 'Message', className: 'mono', cell: (m) => <Link href={query({ message: m.id })}>{m.id}</Link> },
+            { header: 'Type', className: 'mono', cell: (m) => m.type },
+            { header: 'Created', cell: (m) => formatDateTime(m.createdAt, tz) },
+            {
+              header: 'Status',
+              cell: (m) => (
+                <>
+                  <StatusBadge status={m.status} />
+                  {m.status === 'pending' && <div className="muted">next {formatDateTime(m.nextAttemptAt, tz)}</div>}
+                </>
+              ),
+            },
+            { header: 'Attempts', cell: (m) => m.attempts },
+            { header: 'Last answer', cell: (m) => m.lastStatus ?? '—' },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (m) => (
+                <ConfirmAction
+                  label="Redeliver"
+                  small
+                  title={`Send ${m.id} again?`}
+                  description="It is sent now with the same webhook-id; the attempt is logged."
+                  action={redeliverWebhookAction}
+                  hidden={{ id: m.id }}
+                  confirmLabel="Redeliver"
+                />
+              ),
+            },
+          ]}
+        />
       </section>
 
       {attempts && (
         <section aria-labelledby="attempts" style={{ marginTop: 16 }}>
           <h2 id="attempts">Delivery log of {message}</h2>
-          <div className="table-wrap">
-            <table className="data" data-testid="webhook-attempts-table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">At</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col">Error</th>
-                </tr>
-              </thead>
-              <tbody>
-                {attempts.map((a) => (
-                  <tr key={a.id}>
-                    <td>{a.attempt}</td>
-                    <td>{formatDateTime(a.at, tz)}</td>
-                    <td>{a.status ?? 'no answer'}</td>
-                    <td>{a.durationMs} ms</td>
-                    <td>{a.trigger}</td>
-                    <td className="mono">{a.error ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {attempts.length === 0 && <div className="empty">No attempts yet.</div>}
-          </div>
+          <DataTable
+            testId="webhook-attempts-table"
+            labelledBy="attempts"
+            rows={attempts}
+            rowKey={(a) => a.id}
+            empty="No attempts yet."
+            columns={[
+              { header: '#', cell: (a) => a.attempt },
+              { header: 'At', cell: (a) => formatDateTime(a.at, tz) },
+              { header: 'Status', cell: (a) => a.status ?? 'no answer' },
+              { header: 'Duration', cell: (a) => `${a.durationMs} ms` },
+              { header: 'Trigger', cell: (a) => a.trigger },
+              { header: 'Error', className: 'mono', cell: (a) => a.error ?? '' },
+            ]}
+          />
         </section>
       )}
     </FeedbackProvider>

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Score, StatusBadge, Tags } from '../../../../components/badges';
 import { ScoreOverTimeChart } from '../../../../components/charts';
+import { DataTable } from '../../../../components/data-table';
 import { FeedbackProvider } from '../../../../components/feedback';
 import { currentViewer, withSession } from '../../../../lib/server/session';
 import { getDevice } from '../../../../lib/server/vigil/devices';
@@ -154,49 +155,29 @@ export default async function DevicePage({ params, searchParams }: { params: Par
         {device.recentEvents.length === 0 ? (
           <p className="muted">No events from this device yet.</p>
         ) : (
-          <div className="table-wrap">
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Identity</th>
-                  <th scope="col" className="num">
-                    Score
-                  </th>
-                  <th scope="col">Tags</th>
-                  <th scope="col">IP</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {device.recentEvents.map((e) => (
-                  <tr key={e.id}>
-                    <td>{formatDateTime(e.occurredAt, tz)}</td>
-                    <td>{e.name}</td>
-                    <td>
-                      <Value>{e.identity}</Value>
-                    </td>
-                    <td className="num">
-                      <Score value={e.riskScore} />
-                    </td>
-                    <td>
-                      <Tags tags={e.tags} />
-                    </td>
-                    <td className="mono">
-                      <Value>{e.ip}</Value>
-                    </td>
-                    <td className="wrap">
-                      <details className="event-details">
-                        <summary>Insights</summary>
-                        <pre>{JSON.stringify({ event_id: e.id, handprint_id: e.handprintId, user_agent: e.userAgent, properties: e.properties }, null, 2)}</pre>
-                      </details>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy="events-h"
+            rows={device.recentEvents}
+            rowKey={(e) => e.id}
+            columns={[
+              { header: 'When', cell: (e) => formatDateTime(e.occurredAt, tz) },
+              { header: 'Event', cell: (e) => e.name },
+              { header: 'Identity', cell: (e) => <Value>{e.identity}</Value> },
+              { header: 'Score', numeric: true, cell: (e) => <Score value={e.riskScore} /> },
+              { header: 'Tags', cell: (e) => <Tags tags={e.tags} /> },
+              { header: 'IP', className: 'mono', cell: (e) => <Value>{e.ip}</Value> },
+              {
+                header: 'Details',
+                className: 'wrap',
+                cell: (e) => (
+                  <details className="event-details">
+                    <summary>Insights</summary>
+                    <pre>{JSON.stringify({ event_id: e.id, handprint_id: e.handprintId, user_agent: e.userAgent, properties: e.properties }, null, 2)}</pre>
+                  </details>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
 
@@ -205,46 +186,37 @@ export default async function DevicePage({ params, searchParams }: { params: Par
         {device.history.length === 0 ? (
           <p className="muted">No registry changes.</p>
         ) : (
-          <div className="table-wrap">
-            <table className="data" data-testid="audit-table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Authenticated as</th>
-                </tr>
-              </thead>
-              <tbody>
-                {device.history.map((a) => (
-                  <tr key={a.id}>
-                    <td>{formatDateTime(a.at, tz)}</td>
-                    <td>{actionLabels[a.action] ?? a.action}</td>
-                    <td>
-                      {a.fromUser && a.toUser && a.fromUser !== a.toUser ? (
-                        <>
-                          {a.fromUser} → {a.toUser}
-                        </>
-                      ) : (
-                        <Value>{a.toUser ?? a.fromUser}</Value>
-                      )}
-                    </td>
-                    <td className="wrap">
-                      <Value>{a.reason}</Value>
-                    </td>
-                    <td>
-                      <Value>{a.by}</Value>
-                    </td>
-                    <td>
-                      {a.actor.name} <span className="muted small">({a.actor.kind.replace('_', ' ')})</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="audit-table"
+            labelledBy="audit-h"
+            rows={device.history}
+            rowKey={(a) => a.id}
+            columns={[
+              { header: 'When', cell: (a) => formatDateTime(a.at, tz) },
+              { header: 'Action', cell: (a) => actionLabels[a.action] ?? a.action },
+              {
+                header: 'User',
+                cell: (a) =>
+                  a.fromUser && a.toUser && a.fromUser !== a.toUser ? (
+                    <>
+                      {a.fromUser} → {a.toUser}
+                    </>
+                  ) : (
+                    <Value>{a.toUser ?? a.fromUser}</Value>
+                  ),
+              },
+              { header: 'Reason', className: 'wrap', cell: (a) => <Value>{a.reason}</Value> },
+              { header: 'By', cell: (a) => <Value>{a.by}</Value> },
+              {
+                header: 'Authenticated as',
+                cell: (a) => (
+                  <>
+                    {a.actor.name} <span className="muted small">({a.actor.kind.replace('_', ' ')})</span>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
     </FeedbackProvider>
