@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from './ids.js';
+import { firstIdAt, newId } from './ids.js';
 
 describe('newId', () => {
   it('is prefixed by kind and 26 characters after the prefix', () => {
@@ -20,5 +20,14 @@ describe('newId', () => {
   it('never repeats across many ids, also where its block of random bytes is refilled', () => {
     const ids = new Set(Array.from({ length: 2000 }, () => newId('evt', 1)));
     expect(ids.size).toBe(2000);
+  });
+});
+
+describe('firstIdAt', () => {
+  it('sorts after every id made before its time and at or before every id made from it on', () => {
+    const bound = firstIdAt('msg', 1_700_000_000_000);
+    expect(newId('msg', 1_699_999_999_999) < bound).toBe(true);
+    for (let i = 0; i < 50; i++) expect(newId('msg', 1_700_000_000_000) >= bound).toBe(true);
+    expect(newId('msg', 1_700_000_000_001) > bound).toBe(true);
   });
 });

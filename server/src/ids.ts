@@ -23,12 +23,7 @@ function randomSlice(): Buffer {
  * so ids sort by creation time in indexes and logs.
  */
 export function newId(kind: IdKind, now: number = Date.now()): string {
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
+  const time = encodeTime(now);
   const random = randomSlice();
   let rand = '';
   // 80 bits → 16 base32 characters, 5 bits at a time.
@@ -43,4 +38,23 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
     }
   }
   return `${kind}_${time}${rand}`;
+}
+
+/**
+ * The smallest id of `kind` made at `time`: every id made earlier sorts below it, so a range scan of the primary key
+ * finds rows older than a cutoff without an index on their time.
+ */
+export function firstIdAt(kind: IdKind, time: number): string {
+  return `${kind}_${encodeTime(time)}`;
+}
+
+/** 48 bits of milliseconds as 10 base32 characters. */
+function encodeTime(ms: number): string {
+  let time = '';
+  let t = ms;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  return time;
 }

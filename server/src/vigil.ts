@@ -150,7 +150,12 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   );
   for (const stage of stages) stage.start?.(app.log);
   await webhooks.start();
-  const retention = new RetentionJob({ db: database.db, retentionDays: env.VIGIL_RETENTION_DAYS, log: app.log });
+  const retention = new RetentionJob({
+    db: database.db,
+    retentionDays: env.VIGIL_RETENTION_DAYS,
+    webhookRetentionDays: env.VIGIL_WEBHOOK_RETENTION_DAYS,
+    log: app.log,
+  });
   retention.start();
   const stopFactChanges = await dropOnChange(database, facts, app.log);
   // Expiries are recorded and announced (`key.expired`) with the usage flush.

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/load.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { openDatabase } from '../db/open.js';
-import { describeReport, runRetention } from '../retention/run.js';
+import { describeReport, type RetentionPolicy, runRetention } from '../retention/run.js';
 import { storageStats, type StorageStats } from '../retention/stats.js';
 import { UsageError, type ParsedArgs } from './args.js';
 
@@ -9,11 +9,11 @@ const print = (text: string) => process.stdout.write(`${text}\n`);
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
-async function withDatabase<T>(purpose: string, work: (database: DatabaseHandle, retentionDays: number) => Promise<T>): Promise<T> {
+async function withDatabase<T>(purpose: string, work: (database: DatabaseHandle, policy: RetentionPolicy) => Promise<T>): Promise<T> {
   const { env } = loadConfig();
   const database = await openDatabase(env, { migrate: true, purpose });
   try {
-    return await work(database, env.VIGIL_RETENTION_DAYS);
+    return await work(database, { retentionDays: env.VIGIL_RETENTION_DAYS, webhookRetentionDays: env.VIGIL_WEBHOOK_RETENTION_DAYS });
   } finally {
     await database.close();
   }
@@ -22,7 +22,7 @@ async function withDatabase<T>(purpose: string, work: (database: DatabaseHandle,
 /** `vigil retention run`: the daily retention run, now; prints what it created and dropped. */
 export async function retentionCommand(args: ParsedArgs): Promise<void> {
   if (args.positionals[1] !== 'run') throw new UsageError('Usage: vigil retention run [--json]');
-  const report = await withDatabase('vigil retention', (database, retentionDays) => runRetention(database.db, { retentionDays }));
+  const report = await withDatabase('vigil retention', (database, policy) => runRetention(database.db, policy));
   if (args.flags.get('json') === true) print(JSON.stringify(report));
   else for (const line of describeReport(report)) print(line);
   if (!report.ran) process.exitCode = 1;

@@ -100,6 +100,8 @@ export const envSchema = z.object({
   VIGIL_MULTI_USER_WINDOW_DAYS: int(1, 3650).default(30),
   /** Events older than this many days (by their own time) are dropped by the daily retention run; 0 keeps them forever. */
   VIGIL_RETENTION_DAYS: int(0, 36_500).default(365),
+  /** Delivered, dead and cancelled webhook messages (and their delivery log) older than this many days are deleted by the same run; 0 keeps them. */
+  VIGIL_WEBHOOK_RETENTION_DAYS: int(0, 36_500).default(30),
   /** Lifetime of a console session from POST /api/auth/login, in hours. */
   VIGIL_SESSION_TTL_HOURS: int(1, 24 * 90).default(12),
   /**

@@ -1,10 +1,9 @@
 import type { Db } from '../db/handle.js';
 import type { StageLog } from '../pipeline/stage.js';
-import { describeReport, runRetention } from './run.js';
+import { describeReport, type RetentionPolicy, runRetention } from './run.js';
 
-export interface RetentionJobOptions {
+export interface RetentionJobOptions extends RetentionPolicy {
   db: Db;
-  retentionDays: number;
   log: StageLog;
   /** Between runs; a day, so the partitions ahead never run out and retention lags its policy by a day at most. */
   intervalMs?: number;
@@ -49,9 +48,9 @@ export class RetentionJob {
   }
 
   private async runOnce(): Promise<void> {
-    const { db, retentionDays, log } = this.options;
+    const { db, log, retentionDays, webhookRetentionDays } = this.options;
     try {
-      const report = await runRetention(db, { retentionDays });
+      const report = await runRetention(db, { retentionDays, webhookRetentionDays });
       log.info({ retention: report }, `retention: ${describeReport(report).join('; ')}`);
       this.schedule(this.options.intervalMs ?? 86_400_000);
     } catch (error) {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../behaviors/test-config.js';
 import type { Db } from '../db/handle.js';
 import { rows } from '../db/rows.js';
+import { newId } from '../ids.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { EVENTS, POINTS, listPartitions, partitionAt, partitionStart } from './partitions.js';
@@ -195,6 +196,40 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
       expect(await inTable('events', 'orphan-1')).toBe(1);
     });
 
+  it('deletes settled webhook messages past their policy with their delivery log, a batch at a time, and keeps the rest', async () => {
+    const now = Date.now();
+    const old = now - 31 * DAY;
+    // Due tomorrow: the server's delivery worker would otherwise claim the pending one now (and cancel it, since its
+    // subscription does not exist).
+    const message = (id: string, status: string) =>
+      sql`INSERT INTO webhook_messages (id, subscription_id, type, payload, status, next_attempt_at)
+          VALUES (${id}, 'whs_x', 'key.created', '{}'::jsonb, ${status}, now() + interval '1 day')`;
+    const attempt = (message: string) =>
+      sql`INSERT INTO webhook_attempts (id, message_id, subscription_id, attempt, duration_ms) VALUES (${newId('wha')}, ${message}, 'whs_x', 1, 5)`;
+    const kept = { pending: newId('msg', old), recent: newId('msg', now - DAY) };
+    for (const status of ['delivered', 'dead', 'cancelled']) {
+      const id = newId('msg', old);
+      await db.execute(message(id, status));
+      await db.execute(attempt(id));
+    }
+    await db.execute(message(kept.pending, 'pending'));
+    await db.execute(attempt(kept.pending));
+    await db.execute(message(kept.recent, 'delivered'));
+    await db.execute(attempt(kept.recent));
+    // More than one batch: every run deletes a few thousand rows per transaction until none are left.
+    await db.execute(
+      sql`INSERT INTO webhook_messages (id, subscription_id, type, payload, status)
+          SELECT 'msg_00' || lpad(i::text, 24, '0'), 'whs_x', 'key.created', '{}'::jsonb, 'delivered' FROM generate_series(1, 5003) i`,
+    );
+
+    expect((await retention(db, { retentionDays: 365, webhookRetentionDays: 0, now })).deletedRows.webhook_messages).toBeUndefined();
+    const report = await retention(db, { retentionDays: 365, webhookRetentionDays: 30, now });
+    expect(report.webhooksCutoff).toBe(new Date(now - 30 * DAY).toISOString());
+    expect(report.deletedRows).toMatchObject({ webhook_messages: 5006, webhook_attempts: 3 });
+    expect(await rows<{ id: string }>(db, sql`SELECT id FROM webhook_messages ORDER BY id`)).toEqual([{ id: kept.pending }, { id: kept.recent }]);
+    expect(await scalar(db, sql`SELECT count(*)::int AS n FROM webhook_attempts`)).toBe(2);
+  });
+
   it('the daily job runs at start and logs what it did', async () => {
     const lines: string[] = [];
     const log = { info: (_: object, msg: string) => lines.push(msg), warn: (_: object, msg: string) => lines.push(`WARN ${msg}`), error() {} };
@@ -203,7 +238,7 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     await job.firstRun;
     await job.close();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^retention: events kept from \d{4}-.*behavior points from \d{4}-/);
+    expect(lines[0]).toMatch(/^retention: events kept from \d{4}-.*behavior points from \d{4}-.*settled webhook messages from the beginning/);
   });
 
   it('creates the partitions ahead as time goes on, and moves rows the default held in their range', async () => {

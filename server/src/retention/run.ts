@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../db/handle.js';
 import { rows } from '../db/rows.js';
+import { pruneWebhookLog } from '../webhooks/prune.js';
 import { EVENTS, POINTS, PARTITIONED, bound, ensurePartition, listPartitions, partitionStart, type Partition, type PartitionedTable } from './partitions.js';
 
 const DAY_MS = 86_400_000;
@@ -11,9 +12,15 @@ export const RETENTION_LOCK_KEY = 0x76_72_65_74; // "vret"
 /** Points a little older than the longest window are kept, so an event a few minutes late still finds its edges. */
 const POINTS_MARGIN_MS = DAY_MS;
 
-export interface RetentionOptions {
+/** What the operator keeps (the VIGIL_*RETENTION_DAYS settings). */
+export interface RetentionPolicy {
   /** VIGIL_RETENTION_DAYS: events older than this many days (by their own time) are dropped; 0 keeps them forever. */
   retentionDays: number;
+  /** VIGIL_WEBHOOK_RETENTION_DAYS: settled webhook messages and their delivery log go after this many days; 0 or absent keeps them. */
+  webhookRetentionDays?: number;
+}
+
+export interface RetentionOptions extends RetentionPolicy {
   now?: number;
   /** How long a lock on a busy table is waited for before the run gives up until the next one. */
   lockTimeoutMs?: number;
@@ -37,7 +44,12 @@ export interface RetentionReport {
   eventsCutoff: string | null;
   /** Behavior points older than this (ISO) are gone: the longest enabled window, whatever the policy. */
   pointsCutoff: string;
+  /** Settled webhook messages created before this (ISO) are gone, or null when they are kept. */
+  webhooksCutoff: string | null;
 }
+
+/** Webhook messages deleted per transaction: small enough that no delivery waits long behind one. */
+const WEBHOOK_BATCH = 5_000;
 
 /**
  * Creates the partitions ahead and drops what the policy no longer keeps; one process at a time runs it (an
@@ -52,7 +64,7 @@ export interface RetentionReport {
  */
 export async function runRetention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
   const now = options.now ?? Date.now();
-  const report: RetentionReport = { ran: false, created: [], dropped: [], deletedRows: {}, eventsCutoff: null, pointsCutoff: '' };
+  const report: RetentionReport = { ran: false, created: [], dropped: [], deletedRows: {}, eventsCutoff: null, pointsCutoff: '', webhooksCutoff: null };
   const lockTimeout = sql.raw(`SET LOCAL lock_timeout = ${Math.round(options.lockTimeoutMs ?? 10_000)}`);
   const alone = <T>(work: (tx: Tx) => Promise<T>) =>
     db.transaction(async (tx) => {
@@ -116,6 +128,21 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   });
   if (!report.ran) return report;
 
+  const webhookDays = options.webhookRetentionDays ?? 0;
+  if (webhookDays > 0) {
+    const cutoff = now - webhookDays * DAY_MS;
+    report.webhooksCutoff = new Date(cutoff).toISOString();
+    report.deletedRows.webhook_messages = 0;
+    report.deletedRows.webhook_attempts = 0;
+    for (let batch = WEBHOOK_BATCH; batch === WEBHOOK_BATCH; ) {
+      let pruned = { messages: 0, attempts: 0 };
+      if (!(await alone(async (tx) => (pruned = await pruneWebhookLog(tx, cutoff, WEBHOOK_BATCH))))) break;
+      report.deletedRows.webhook_messages += pruned.messages;
+      report.deletedRows.webhook_attempts += pruned.attempts;
+      batch = pruned.messages;
+    }
+  }
+
   // Space freed row by row is reused only after a vacuum, and PGlite has no autovacuum; outside the transaction.
   const vacuum = Object.entries(report.deletedRows)
     .filter(([, n]) => n > 0)
@@ -173,7 +200,8 @@ async function longestWindowMs(tx: Queryable): Promise<number> {
 export function describeReport(report: RetentionReport): string[] {
   if (!report.ran) return ['another process is running retention; nothing done'];
   const lines = [
-    `events kept from ${report.eventsCutoff ?? 'the beginning (VIGIL_RETENTION_DAYS=0)'}; behavior points from ${report.pointsCutoff}`,
+    `events kept from ${report.eventsCutoff ?? 'the beginning (VIGIL_RETENTION_DAYS=0)'}; behavior points from ${report.pointsCutoff}; ` +
+      `settled webhook messages from ${report.webhooksCutoff ?? 'the beginning (VIGIL_WEBHOOK_RETENTION_DAYS=0)'}`,
     ...report.created.map((name) => `created partition ${name}`),
     ...report.dropped.map((d) => `dropped partition ${d.partition} (${d.bytes} bytes)`),
     ...Object.entries(report.deletedRows)
