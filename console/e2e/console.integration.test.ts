@@ -469,6 +469,25 @@ describe('supervisor console against the real server', () => {
     expect(tags.length).toBeGreaterThan(0);
     for (const t of tags) expect(t).toContain('emulator');
     await shot(page, '09-events');
+
+    // Branch, role and user are the device's registration when the event was answered.
+    const device = stack.seeded.devices[0]!;
+    await page.getByLabel('Tag', { exact: true }).selectOption('');
+    await page.getByLabel('Branch').selectOption(device.branch);
+    await page.getByLabel('Role').selectOption(device.role);
+    await page.getByLabel('Registered to').fill(device.userId);
+    await page.getByLabel('Range of').selectOption('received');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/user=/);
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ branch: device.branch, role: device.role, user: device.userId, time: 'received' });
+    const matching = stack.seeded.devices.filter((d) => d.userId === device.userId && d.branch === device.branch && d.role === device.role).map((d) => d.id);
+    const devices = await page.locator('[data-testid="events-table"] tbody tr td:nth-child(4)').allTextContents();
+    expect(devices).toContain(device.id);
+    for (const d of devices) expect(matching).toContain(d);
+    await page.getByLabel('Branch').selectOption(stack.seeded.devices.find((d) => d.branch !== device.branch)!.branch);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await containsText(page.locator('.empty'), 'No event matches these filters');
     await context.close();
   });
 

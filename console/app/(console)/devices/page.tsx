@@ -3,16 +3,17 @@ import Link from 'next/link';
 import { Score, StatusBadge, Tags } from '../../../components/badges';
 import { type Column, DataTable } from '../../../components/data-table';
 import { DownloadLink } from '../../../components/download-link';
+import { FacetSelect } from '../../../components/facet-select';
 import { FilterForm } from '../../../components/filter-form';
 import { PageSizeSelect } from '../../../components/page-size-select';
 import { Pager } from '../../../components/pager';
 import { currentViewer, withSession } from '../../../lib/server/session';
 import { timeZone } from '../../../lib/server/time-zone';
 import { listDevices } from '../../../lib/server/vigil/devices';
-import type { DeviceRow, FacetValue } from '../../../lib/server/vigil/types';
+import type { DeviceRow } from '../../../lib/server/vigil/types';
 import { BULK_FORM } from '../../../lib/shared/bulk-state';
 import { deviceFilter, deviceSort, readDeviceValues, sorts, statuses, type DeviceValues, type SortKey } from '../../../lib/shared/device-query';
-import { formatCount, formatDateTime, formatRelative } from '../../../lib/shared/format';
+import { formatDateTime, formatRelative } from '../../../lib/shared/format';
 import { href, pageParams, readPage } from '../../../lib/shared/paging';
 import { BulkDevices } from './bulk-devices';
 import { SelectAllOnPage } from './select-all';
@@ -22,39 +23,6 @@ export const metadata: Metadata = { title: 'Devices' };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-function FacetSelect({
-  id,
-  label,
-  name,
-  value,
-  choices,
-  all,
-}: {
-  id: string;
-  label: string;
-  name: string;
-  value?: string;
-  choices: FacetValue[];
-  all: string;
-}) {
-  const known = choices.some((c) => c.value === value);
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} defaultValue={value ?? ''}>
-        <option value="">{all}</option>
-        {value && !known && <option value={value}>{value}</option>}
-        {choices.map((c) => (
-          <option key={c.value} value={c.value}>
-            {c.value} ({formatCount(c.count)})
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-/** A column heading that sorts by it: a plain link (works without JavaScript), announcing the current order. */
 function SortHeading({ label, values, size, desc, asc }: { label: string; values: DeviceValues; size: number; desc: SortKey; asc: SortKey }) {
   const current = values.sort ?? 'last_seen_desc';
   const direction = current === desc ? 'descending' : current === asc ? 'ascending' : 'none';

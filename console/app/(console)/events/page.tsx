@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EventsAndRiskChart, TagsOverTimeChart, TagTotalsChart } from '../../../components/charts';
+import { FacetSelect } from '../../../components/facet-select';
 import { FilterForm } from '../../../components/filter-form';
 import { PageSizeSelect } from '../../../components/page-size-select';
 import { EventsTable } from '../../../components/events-table';
@@ -32,7 +33,13 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
     identity: one(params.identity),
     device: one(params.device),
     tag: one(params.tag),
+    role: one(params.role),
+    branch: one(params.branch),
+    user: one(params.user),
+    handprint: one(params.handprint),
     min_score: minScore === undefined ? undefined : String(minScore),
+    // The range bounds the event's own time unless asked otherwise: an offline event can arrive days after it happened.
+    time: one(params.time) === 'received' ? 'received' : undefined,
   };
   const { from, to, bucket } = rangeBounds(range);
   const filter: EventFilter = {
@@ -41,7 +48,12 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
     ...(values.identity && { identity: values.identity }),
     ...(values.device && { deviceId: values.device }),
     ...(values.tag && { tag: values.tag }),
+    ...(values.role && { role: values.role }),
+    ...(values.branch && { branch: values.branch }),
+    ...(values.user && { userId: values.user }),
+    ...(values.handprint && { handprintId: values.handprint }),
     ...(minScore !== undefined && { minScore }),
+    ...(values.time && { timeField: 'RECEIVED' }),
   };
   const page = readPage(params);
   const [events, buckets, facets] = await withSession((token) =>
@@ -51,7 +63,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   const perTag = tagSeries(buckets, bucket, undefined, tz);
   const totals = tagTotals(buckets);
   const eventCount = buckets.reduce((n, b) => n + b.eventCount, 0);
-  const filtered = Object.entries(values).some(([k, v]) => k !== 'range' && v);
+  const filtered = Object.entries(values).some(([k, v]) => k !== 'range' && k !== 'time' && v);
 
   return (
     <>
@@ -89,17 +101,15 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
         <FilterForm path="/events" label="Filter events" key={JSON.stringify({ ...values, size: page.size })}>
           <RangeSelect id="e-range" value={range} />
           <div className="field">
-            <label htmlFor="e-tag">Tag</label>
-            <select id="e-tag" name="tag" defaultValue={values.tag ?? ''}>
-              <option value="">Any tag</option>
-              {values.tag && !facets.tags.some((t) => t.value === values.tag) && <option value={values.tag}>{values.tag}</option>}
-              {facets.tags.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.value} ({formatCount(t.count)})
-                </option>
-              ))}
+            <label htmlFor="e-time">Range of</label>
+            <select id="e-time" name="time" defaultValue={values.time ?? ''}>
+              <option value="">Event time</option>
+              <option value="received">Received time</option>
             </select>
           </div>
+          <FacetSelect id="e-tag" label="Tag" name="tag" value={values.tag} choices={facets.tags} all="Any tag" />
+          <FacetSelect id="e-role" label="Role" name="role" value={values.role} choices={facets.roles} all="All roles" />
+          <FacetSelect id="e-branch" label="Branch" name="branch" value={values.branch} choices={facets.branches} all="All branches" />
           <div className="field">
             <label htmlFor="e-event">Event name</label>
             <input id="e-event" name="event" type="search" defaultValue={values.event ?? ''} placeholder="login" />
@@ -109,8 +119,16 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
             <input id="e-identity" name="identity" type="search" defaultValue={values.identity ?? ''} />
           </div>
           <div className="field">
+            <label htmlFor="e-user">Registered to</label>
+            <input id="e-user" name="user" type="search" defaultValue={values.user ?? ''} />
+          </div>
+          <div className="field">
             <label htmlFor="e-device">Device id</label>
             <input id="e-device" name="device" type="search" defaultValue={values.device ?? ''} />
+          </div>
+          <div className="field">
+            <label htmlFor="e-handprint">Handprint</label>
+            <input id="e-handprint" name="handprint" type="search" defaultValue={values.handprint ?? ''} />
           </div>
           <div className="field">
             <label htmlFor="e-score">Minimum score</label>
