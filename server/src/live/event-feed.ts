@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../db/handle.js';
+import { rows } from '../db/rows.js';
 import { VigilError } from '../errors.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
 import type { StoredOutcome } from '../ingest/store.js';
@@ -14,6 +15,13 @@ export const EVENT_ADDED_CHANNEL = 'vigil_event_added';
 const PAYLOAD_MAX = 7_500;
 /** Ids read per statement while delivering. */
 const READ_BATCH = 500;
+/**
+ * How far before the moment a lost channel was noticed the catch-up reads: a connection can be dead a while before
+ * the driver says so, and another process's clock (it sets `received_at`) may run a little behind this one's.
+ */
+const CATCH_UP_MARGIN_MS = 30_000;
+/** Ids delivered lately, remembered so the catch-up's margin does not deliver an event twice. */
+const RECENT_IDS = 20_000;
 
 export interface EventFeedOptions {
   database: DatabaseHandle;
@@ -49,19 +57,55 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
   private delivering = false;
   private unlisten: (() => Promise<void>) | undefined;
   private log: FeedLog = { warn: () => {}, info: () => {} };
+  /** When the channel was lost (this process's clock), until the catch-up after it is restored has run. */
+  private lostAt: number | undefined;
+  private readonly recent = new Set<string>();
 
   constructor(private readonly options: EventFeedOptions) {}
 
-  /** LISTENs for other processes' events (PostgreSQL); a lost channel is re-made by the database handle. */
+  /**
+   * LISTENs for other processes' events (PostgreSQL); a lost channel is re-made by the database handle, and what
+   * was stored while it was away is then read by its received time and delivered (see catchUp).
+   */
   async start(log: FeedLog): Promise<void> {
     this.log = log;
     if (this.options.database.driver !== 'postgres') return;
     this.unlisten = await this.options.database.listen(
       EVENT_ADDED_CHANNEL,
       (payload) => this.arrived(payload.split(',').filter(Boolean)),
-      (error) => this.log.warn({ err: error }, 'live feed channel lost; events stored meanwhile are not delivered to subscribers'),
-      () => this.log.info('live feed channel restored'),
+      (error) => {
+        this.lostAt ??= Date.now();
+        this.log.warn({ err: error }, 'live feed channel lost; events stored meanwhile are delivered once it is back');
+      },
+      () => {
+        this.log.info('live feed channel restored');
+        void this.catchUp();
+      },
     );
+  }
+
+  /**
+   * The events received since shortly before the channel was lost, except those already delivered, in received
+   * order. More than a subscriber may hold ends every subscription as too slow (as `arrived` does), rather than
+   * reading without bound; a failed read is retried by the next restore only, and logged.
+   */
+  private async catchUp(): Promise<void> {
+    const since = this.lostAt;
+    this.lostAt = undefined;
+    if (since === undefined || this.entries.size === 0) return;
+    const limit = this.options.maxQueue * 10 + 1;
+    try {
+      const found = await rows<{ id: string }>(
+        this.options.database.db,
+        sql`SELECT id FROM events WHERE received_at >= ${new Date(since - CATCH_UP_MARGIN_MS).toISOString()}::timestamptz
+            ORDER BY received_at, id LIMIT ${limit}`,
+      );
+      const missed = found.map((r) => r.id).filter((id) => !this.recent.has(id));
+      this.log.info(`live feed caught up ${missed.length} events stored while its channel was away`);
+      this.arrived(missed);
+    } catch (error) {
+      this.log.warn({ err: error }, 'live feed could not read the events stored while its channel was away');
+    }
   }
 
   async stop(): Promise<void> {
@@ -152,6 +196,7 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
 
   private arrived(ids: string[]): void {
     if (this.entries.size === 0 || ids.length === 0) return;
+    for (const id of ids) this.remember(id);
     this.incoming.push(...ids);
     if (this.incoming.length > this.options.maxQueue * 10) {
       // The reads cannot keep up with ingestion: rather than grow without bound, every subscriber starts again.
@@ -161,6 +206,12 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
       return;
     }
     if (!this.delivering) void this.deliver();
+  }
+
+  private remember(id: string): void {
+    this.recent.add(id);
+    // A Set iterates in insertion order: the first is the oldest.
+    if (this.recent.size > RECENT_IDS) this.recent.delete(this.recent.values().next().value!);
   }
 
   private async deliver(): Promise<void> {

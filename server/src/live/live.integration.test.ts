@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
@@ -133,6 +134,32 @@ describe.runIf(testDrivers().includes('postgres'))('eventAdded across two Vigil 
     await b?.close();
     await a?.close();
     await db?.drop();
+  });
+
+  it('delivers what was stored while its channel was away, once the channel is back, and nothing twice', async () => {
+    const url = new URL(db.env.DATABASE_URL!);
+    const name = decodeURIComponent(url.pathname.slice(1));
+    const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
+    await admin.connect();
+    try {
+      const feed = subscribe(b, `Bearer ${viewer.token}`, { identity: 'gap' });
+      await subscribed(b, 1);
+      const before = await post(a, 'login', 'gap');
+      expect((await feed.next()).id).toBe(before);
+      // The channels cannot come back while new connections are refused; the connections a's pool holds stay open.
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'`, [name]);
+      const during = await post(a, 'login', 'gap');
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+      expect((await feed.next()).id).toBe(during);
+      const after = await post(a, 'login', 'gap');
+      // Were `before` delivered again by the catch-up, it would come here instead.
+      expect((await feed.next()).id).toBe(after);
+      await feed.client.dispose();
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
   });
 
   it('delivers to a subscriber of one instance an event posted to the other', async () => {
