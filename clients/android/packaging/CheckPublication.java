@@ -64,6 +64,8 @@ public class CheckPublication {
                 expect(classes.contains(publicApi), "classes.jar holds " + publicApi);
             }
             expect(classes.stream().noneMatch(c -> c.startsWith("dev/vigil/testing/")), "classes.jar holds no test code");
+            // The offline verdict's evidence table, copied from the server's file at build time.
+            expect(classes.contains("dev/vigil/android-evidence.json"), "classes.jar holds dev/vigil/android-evidence.json");
         }
     }
 
