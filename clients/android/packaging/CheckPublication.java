@@ -60,10 +60,13 @@ public class CheckPublication {
                     "dev/vigil/core/result/VigilResult.class", "dev/vigil/core/result/VigilError.class",
                     "dev/vigil/core/result/VigilCallback.class", "dev/vigil/core/model/VigilResponse.class",
                     "dev/vigil/core/model/RegistrationStatus.class", "dev/vigil/core/model/DeviceRegistration.class",
-                    "dev/vigil/core/PropertiesBuilder.class", "dev/vigil/core/sync/SyncReport.class"}) {
+                    "dev/vigil/core/PropertiesBuilder.class", "dev/vigil/core/sync/SyncReport.class",
+                    "dev/vigil/core/registration/RegistrationListener.class"}) {
                 expect(classes.contains(publicApi), "classes.jar holds " + publicApi);
             }
             expect(classes.stream().noneMatch(c -> c.startsWith("dev/vigil/testing/")), "classes.jar holds no test code");
+            // The offline verdict's evidence table, copied from the server's file at build time.
+            expect(classes.contains("dev/vigil/android-evidence.json"), "classes.jar holds dev/vigil/android-evidence.json");
         }
     }
 

@@ -1,54 +1,39 @@
 /**
  * Server-owned rules that turn device evidence into tags. Clients only report what they observed; the weights
- * live here, so detection improves with a server release and never needs an app update. A tag applies when the
+ * live here, so detection improves with a server release and never needs an app update (the Android library
+ * ships a copy of android-evidence.json for its offline answer only; online, the server decides). A tag applies when the
  * weights of its distinct evidence add up to at least 1: strong evidence alone is enough, weak evidence needs
  * company (a debuggable build is common on developer phones; with test-keys it points to root).
  */
+import { z } from 'zod';
+import androidEvidence from './android-evidence.json' with { type: 'json' };
+
 export interface EvidenceRule {
   /** Matches an evidence string (Android: `su:/system/bin/su`, `build.tags=test-keys`, …; web: the check name). */
   match: RegExp;
   weight: number;
 }
 
-export const ANDROID_RULES: Record<'emulator' | 'rooted' | 'hooked', { section: string; rules: EvidenceRule[] }> = {
-  emulator: {
-    section: 'emulator',
-    rules: [
-      { match: /^build\.hardware=(goldfish|ranchu|vbox86|nox|ttvm_x86)$/, weight: 1 },
-      { match: /^prop\.ro\.(kernel|boot)\.qemu=1$/, weight: 1 },
-      { match: /^prop\.ro\.hardware=/, weight: 1 },
-      { match: /^file:\/(dev\/(qemu_pipe|goldfish_pipe|socket\/qemud)|sys\/qemu_trace|system\/bin\/qemu-props)/, weight: 1 },
-      { match: /^build\.manufacturer=Genymotion$/, weight: 1 },
-      { match: /^build\.fingerprint=/, weight: 0.5 },
-      { match: /^build\.model=/, weight: 0.5 },
-      { match: /^build\.product=/, weight: 0.5 },
-      { match: /^build\.brand_and_device=generic$/, weight: 0.5 },
-      { match: /^file:/, weight: 0.5 },
-    ],
-  },
-  rooted: {
-    section: 'root',
-    rules: [
-      { match: /^su:/, weight: 1 },
-      { match: /^magisk:/, weight: 1 },
-      { match: /^prop\.service\.adb\.root=1$/, weight: 1 },
-      { match: /^writable:/, weight: 1 },
-      { match: /^build\.tags=.*test-keys/, weight: 0.5 },
-      { match: /^prop\.ro\.secure=0$/, weight: 0.5 },
-      { match: /^prop\.ro\.debuggable=1$/, weight: 0.5 },
-    ],
-  },
-  hooked: {
-    section: 'hooks',
-    rules: [
-      { match: /^maps:(frida|gum-js-loop|gadget):/, weight: 1 },
-      { match: /^maps:(xposed|lsposed|edxp|substrate|libriru):/, weight: 1 },
-      { match: /^class:/, weight: 1 },
-      // Something listens on Frida's default port: suggestive, not proof.
-      { match: /^port:27042$/, weight: 0.5 },
-    ],
-  },
-};
+export type AndroidTag = 'emulator' | 'rooted' | 'hooked';
+
+// The Android table is data (android-evidence.json) because the Android library ships the same file for its
+// offline answer: one table, so an offline verdict never tags what the server would not.
+const androidTable = z.object({
+  tags: z.record(
+    z.enum(['emulator', 'rooted', 'hooked']),
+    z.object({
+      section: z.string(),
+      rules: z.array(z.object({ match: z.string(), weight: z.number().positive() })),
+    }),
+  ),
+});
+
+export const ANDROID_RULES: Record<AndroidTag, { section: string; rules: EvidenceRule[] }> = Object.fromEntries(
+  Object.entries(androidTable.parse(androidEvidence).tags).map(([tag, { section, rules }]) => [
+    tag,
+    { section, rules: rules.map((r) => ({ match: new RegExp(r.match), weight: r.weight })) },
+  ]),
+) as Record<AndroidTag, { section: string; rules: EvidenceRule[] }>;
 
 /** Browser automation checks (clients/browser `device_signals.automation`) and how much each says "bot". */
 export const WEB_BOT_RULES: Record<string, number> = {

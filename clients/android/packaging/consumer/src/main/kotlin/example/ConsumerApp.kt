@@ -11,6 +11,7 @@ class ConsumerApp : Application() {
         Vigil.init(this) {
             apiKey = "vigil_ck_example"
             endpoint = "https://vigil.example.com"
+            registrationRefreshIntervalMillis = 10 * 60_000L
         }
     }
 
@@ -26,6 +27,12 @@ class ConsumerApp : Application() {
             is VigilResult.Success -> r.value.riskScore > 0.7 || "rooted" in r.value.tags || r.value.isOffline
             is VigilResult.Failure -> { println(r.error.message); false }
         }
+    }
+
+    suspend fun watchRegistration() {
+        val listener = Vigil.device.addRegistrationListener { status -> println(status.userId) }
+        Vigil.device.removeRegistrationListener(listener)
+        Vigil.device.registrationFlow.collect { status -> println(status.isActive) }
     }
 
     fun fromJava() {

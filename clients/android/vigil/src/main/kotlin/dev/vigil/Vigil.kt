@@ -16,6 +16,8 @@ import dev.vigil.core.model.PendingEvent
 import dev.vigil.core.model.RegistrationStatus
 import dev.vigil.core.model.VigilResponse
 import dev.vigil.core.platform.Logger
+import dev.vigil.core.registration.RegistrationListener
+import dev.vigil.core.registration.RegistrationWatch
 import dev.vigil.core.result.VigilCallback
 import dev.vigil.core.result.VigilError
 import dev.vigil.core.result.VigilResult
@@ -23,6 +25,7 @@ import dev.vigil.core.sync.SyncReport
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.SupervisorJob
+import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.launch
 
 /**
@@ -36,6 +39,8 @@ object Vigil {
     private var instance: Instance? = null
     private var logger: Logger = AndroidLogger
     private val callbackScope = CoroutineScope(SupervisorJob() + Dispatchers.IO)
+    // Outlives one configuration, so listeners and collectors stay attached across shutdown() and init().
+    private val registrationWatch = RegistrationWatch()
 
     /** Configures the library. Only the first call takes effect (until [shutdown]). */
     @JvmStatic
@@ -71,6 +76,8 @@ object Vigil {
                         deviceProperties = mapOf("device_model" to Build.MODEL, "os_version" to Build.VERSION.RELEASE),
                         logger = config.logger,
                         syncPeriodMillis = config.syncIntervalMillis,
+                        registrationWatch = registrationWatch,
+                        registrationRefreshMillis = config.registrationRefreshIntervalMillis,
                     )
                 )
                 instance = Instance(client, queue)
@@ -103,6 +110,22 @@ object Vigil {
 
         fun refreshRegistration(callback: VigilCallback<RegistrationStatus>) =
             deliver(callback) { refreshRegistration() }
+
+        /**
+         * The registration, emitting when it changes: a transfer to another user, a deactivation, a reactivation,
+         * a new role, whichever server answer brought it (a sync, the registration schedule, an event's answer).
+         * Starts from the cached registration once [init] ran; a refresh that finds nothing new emits nothing.
+         */
+        val registrationFlow: StateFlow<RegistrationStatus> get() = registrationWatch.flow
+
+        /**
+         * Calls [listener] (on a background thread) when the registration changes, as [registrationFlow] emits.
+         * Returns it, for [removeRegistrationListener]. An exception it throws is reported through the logger.
+         */
+        fun addRegistrationListener(listener: RegistrationListener): RegistrationListener =
+            listener.also { registrationWatch.add(it) }
+
+        fun removeRegistrationListener(listener: RegistrationListener) = registrationWatch.remove(listener)
     }
 
     /** Registers this device to [userId], e.g. `registerDevice("agent-7") { "role" to "teller"; "branch" to "north" }`. */

@@ -2,6 +2,7 @@ package dev.vigil
 
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.platform.Logger
+import dev.vigil.core.registration.RegistrationWatch
 import dev.vigil.core.sync.DeliveryPolicy
 
 /** The `Vigil.init(context) { … }` block. */
@@ -23,4 +24,10 @@ class VigilConfig {
 
     /** Replaces the HTTP client (proxies, certificate pinning, tests). Defaults to HttpURLConnection. */
     var httpClient: HttpClient? = null
+
+    /**
+     * How often this device's registration is fetched from the server on its own schedule (5 minutes), besides
+     * after every sync; a transfer or deactivation then reaches an idle app too. 0 or less: only on sync.
+     */
+    var registrationRefreshIntervalMillis: Long = RegistrationWatch.DEFAULT_REFRESH_MILLIS
 }

@@ -7,8 +7,10 @@ import dev.vigil.core.model.VigilResponse
 
 /**
  * The answer `track` gives while the server is out of reach: the last server state, the cached registration
- * and this device's local checks. Local critical evidence (emulator, root, hooks) raises the score to at least
- * [LOCAL_CRITICAL_SCORE], because the caller must be able to block on it offline.
+ * and this device's local checks. A local tag (emulator, rooted, hooked) is one the server would give: its
+ * evidence reaches weight 1 in the server's own table ([dev.vigil.core.signals.LocalTags]); only such a tag raises
+ * the score to at least [LOCAL_CRITICAL_SCORE], because the caller must be able to block on it offline, while a
+ * single weak piece of evidence (a debuggable build) neither tags nor raises the score.
  */
 internal object OfflineAnswer {
     const val LOCAL_CRITICAL_SCORE = 0.9

@@ -28,6 +28,8 @@ import kotlinx.coroutines.delay
 import kotlinx.coroutines.isActive
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
+import kotlinx.coroutines.sync.Mutex
+import kotlinx.coroutines.sync.withLock
 
 /**
  * The runtime-neutral library: queue, sync, registration cache and HTTP. The Android `Vigil` object is a thin
@@ -39,7 +41,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     private val logger = options.logger
     private val store = options.store
     private val queue = options.queue
-    private val registrationCache = RegistrationCache(store)
+    private val registrationCache = RegistrationCache(store, options.registrationWatch, logger)
     private val insightsCache = InsightsCache(store)
     private val api = VigilApi(options.endpoint, options.apiKey, options.http, options.clock)
     private val syncer = Syncer(
@@ -60,15 +62,18 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     )
     private var networkHandle: AutoCloseable? = null
     private var retryJob: Job? = null
+    private val registrationFetch = Mutex()
 
     /** Starts syncing on reconnect and periodically. */
     fun start() {
         scope.launch { deviceId } // derive the id (MediaDrm, disk) off the caller's thread
+        scope.launch { registrationCache.seedWatch() }
+        scope.launch { refreshRegistrationOnSchedule() }
         networkHandle = guard(null) { options.network.observe { requestSync(refreshRegistration = true) } }
         scope.launch {
             while (isActive) {
                 delay(options.syncPeriodMillis)
-                runSync(refreshRegistration = false)
+                runSync(refreshRegistration = true)
             }
         }
         requestSync(refreshRegistration = false)
@@ -143,14 +148,17 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     /** Asks the server for this device's registration; the server's answer replaces the cache. */
     suspend fun refreshRegistration(): VigilResult<RegistrationStatus> = work {
         if (!options.network.isOnline) return@work noNetwork("refreshing the registration")
-        when (val call = api.registration(deviceId)) {
-            is VigilApi.Call.Ok -> {
-                val status = Parsing.registrationStatus(call.body, options.clock.nowMillis())
-                registrationCache.put(status)
-                VigilResult.Success(status)
+        // One fetch at a time (sync, schedule, app): an older answer arriving last would undo a newer one.
+        registrationFetch.withLock {
+            when (val call = api.registration(deviceId)) {
+                is VigilApi.Call.Ok -> {
+                    val status = Parsing.registrationStatus(call.body, options.clock.nowMillis())
+                    registrationCache.put(status)
+                    VigilResult.Success(status)
+                }
+                is VigilApi.Call.Failed -> VigilResult.Failure(call.problem.toError())
+                is VigilApi.Call.Unreachable -> offline("refreshing the registration", call.cause)
             }
-            is VigilApi.Call.Failed -> VigilResult.Failure(call.problem.toError())
-            is VigilApi.Call.Unreachable -> offline("refreshing the registration", call.cause)
         }
     }
 
@@ -182,11 +190,12 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
     val droppedEventCount: Long get() = guard(0L) { queue.droppedCount() }
 
-    /** Sends everything queued now. */
+    /** Sends everything queued now, then refreshes the registration (a transfer or deactivation made meanwhile). */
     suspend fun sync(): VigilResult<SyncReport> = work {
         if (!options.network.isOnline) return@work VigilResult.Failure(VigilError(VigilError.Kind.OFFLINE, "no network"))
         val report = syncer.sync()
         scheduleRetryIfNeeded(report)
+        if (report.isComplete) refreshRegistrationQuietly()
         VigilResult.Success(report)
     }
 
@@ -208,7 +217,25 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
         scheduleRetryIfNeeded(report)
         // On reconnect the server wins for registration: whatever changed while offline (a supervisor transfer
         // or deactivation) replaces the cache.
-        if (refreshRegistration && report.isComplete) refreshRegistration()
+        if (refreshRegistration && report.isComplete) refreshRegistrationQuietly()
+    }
+
+    /** A refresh nobody waits for: a failure is logged (not while offline: that is expected) and the cache kept. */
+    private suspend fun refreshRegistrationQuietly() {
+        val result = refreshRegistration()
+        if (result is VigilResult.Failure && result.error.kind != VigilError.Kind.OFFLINE) {
+            logger.log(Logger.Level.WARN, "registration refresh failed: ${result.error.message}", null)
+        }
+    }
+
+    /** The registration's own schedule, so a transfer or deactivation reaches a device with nothing to send. */
+    private suspend fun refreshRegistrationOnSchedule() {
+        val every = options.registrationRefreshMillis
+        if (every <= 0) return
+        while (true) {
+            delay(every)
+            if (options.network.isOnline) refreshRegistrationQuietly()
+        }
     }
 
     private fun scheduleRetryIfNeeded(report: SyncReport) {

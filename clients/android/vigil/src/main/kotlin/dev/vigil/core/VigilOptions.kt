@@ -8,6 +8,7 @@ import dev.vigil.core.platform.KeyValueStore
 import dev.vigil.core.platform.Logger
 import dev.vigil.core.platform.NetworkStatus
 import dev.vigil.core.queue.EventQueue
+import dev.vigil.core.registration.RegistrationWatch
 import dev.vigil.core.signals.DeviceSignalsSource
 import dev.vigil.core.sync.DeliveryPolicy
 import kotlinx.coroutines.CoroutineDispatcher
@@ -35,4 +36,8 @@ internal class VigilOptions(
     val syncPeriodMillis: Long = 15 * 60_000L,
     /** Where blocking work (SQLite, HTTP) runs; never the main thread. */
     val dispatcher: CoroutineDispatcher = Dispatchers.IO,
+    /** Hears registration changes; owned by the caller so listeners outlive one client (Vigil.shutdown/init). */
+    val registrationWatch: RegistrationWatch = RegistrationWatch(),
+    /** The registration's own refresh schedule, besides every sync; 0 or less turns it off. */
+    val registrationRefreshMillis: Long = RegistrationWatch.DEFAULT_REFRESH_MILLIS,
 )

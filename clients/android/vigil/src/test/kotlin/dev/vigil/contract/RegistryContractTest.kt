@@ -1,6 +1,7 @@
 package dev.vigil.contract
 
 import dev.vigil.Vigil
+import dev.vigil.core.http.HttpResponse
 import dev.vigil.core.json.Json
 import dev.vigil.core.platform.Logger
 import dev.vigil.core.result.VigilResult
@@ -10,6 +11,10 @@ import dev.vigil.testing.RecordingHttpClient
 import dev.vigil.testing.RegistryContract
 import dev.vigil.testing.SupervisorApi
 import dev.vigil.testing.eventually
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.cancel
+import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import org.junit.After
 import org.junit.Assert.assertEquals
@@ -22,6 +27,7 @@ import org.junit.experimental.categories.Category
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
+import java.util.concurrent.CopyOnWriteArrayList
 
 /**
  * Registration, deactivation and the server-wins rule against the real server. Needs the device registry
@@ -122,6 +128,34 @@ class RegistryContractTest {
 
         DeviceNetwork.goOnline()
         eventually(what = "the registration to follow the server") { Vigil.device.registration.userId == "agent-2" }
+    }
+
+    @Test
+    fun `an online transfer, deactivation and reactivation reach the listener and the flow after the next sync`() {
+        registerTeller("agent-1")
+        val heard = CopyOnWriteArrayList<String>()
+        val flowed = CopyOnWriteArrayList<String>()
+        val listener = Vigil.device.addRegistrationListener { heard += "${it.userId} ${it.status}" }
+        val collector = CoroutineScope(Dispatchers.IO)
+        collector.launch { Vigil.device.registrationFlow.collect { flowed += "${it.userId} ${it.status}" } }
+        try {
+            fun afterNextSync(move: () -> HttpResponse, expected: String) {
+                val answer = move()
+                assertEquals(answer.body, 200, answer.status)
+                assertTrue(runBlocking { Vigil.sync() }.value().isComplete)
+                assertEquals(expected, heard.lastOrNull())
+                eventually(what = "the flow to emit $expected") { flowed.lastOrNull() == expected }
+            }
+            afterNextSync({ supervisor.transfer(Vigil.deviceId, "agent-2", "supervisor-9") }, "agent-2 active")
+            afterNextSync({ supervisor.deactivate(Vigil.deviceId, "phone lost", "supervisor-9") }, "agent-2 deactivated")
+            afterNextSync({ supervisor.reactivate(Vigil.deviceId, "phone found", "supervisor-9") }, "agent-2 active")
+
+            assertEquals(listOf("agent-2 active", "agent-2 deactivated", "agent-2 active"), heard)
+            assertEquals("agent-2", Vigil.device.registration.userId)
+        } finally {
+            Vigil.device.removeRegistrationListener(listener)
+            collector.cancel()
+        }
     }
 
     @Test

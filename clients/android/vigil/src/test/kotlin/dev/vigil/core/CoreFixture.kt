@@ -2,9 +2,11 @@ package dev.vigil.core
 
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.platform.Clock
+import dev.vigil.core.platform.Logger
 import dev.vigil.core.platform.MemoryKeyValueStore
 import dev.vigil.core.platform.NetworkStatus
 import dev.vigil.core.queue.MemoryEventQueue
+import dev.vigil.core.registration.RegistrationWatch
 import dev.vigil.core.signals.DeviceSignalsSource
 import kotlinx.coroutines.Dispatchers
 import java.util.concurrent.atomic.AtomicInteger
@@ -17,6 +19,9 @@ internal class CoreFixture(
     val queue: MemoryEventQueue = MemoryEventQueue(),
     signals: DeviceSignalsSource = DeviceSignalsSource.NONE,
     maxBatchSize: Int = 100,
+    logger: Logger = Logger.NONE,
+    val registrationWatch: RegistrationWatch = RegistrationWatch(),
+    registrationRefreshMillis: Long = 0,
 ) {
     var now = 1_795_000_000_000L
     private val counter = AtomicInteger()
@@ -37,6 +42,9 @@ internal class CoreFixture(
             maxBatchSize = maxBatchSize,
             syncPeriodMillis = Long.MAX_VALUE / 4,
             dispatcher = Dispatchers.Unconfined,
+            logger = logger,
+            registrationWatch = registrationWatch,
+            registrationRefreshMillis = registrationRefreshMillis,
         )
     )
 

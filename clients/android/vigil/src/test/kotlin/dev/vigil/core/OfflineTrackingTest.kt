@@ -43,6 +43,22 @@ class OfflineTrackingTest {
     }
 
     @Test
+    fun `offline, a debuggable build alone neither tags the device nor raises the score, as on the server`() {
+        val debuggable = DeviceSignalsSource {
+            mapOf("version" to 1, "platform" to "android", "root" to mapOf("detected" to true, "evidence" to listOf("prop.ro.debuggable=1")))
+        }
+        val f = fixture(ScriptedHttpClient({ batchOk(it) }), signals = debuggable)
+        runBlocking { f.client.track("login") }
+        f.network.online = false
+
+        val offline = runBlocking { f.client.track("transfer") }.getOrNull()!!
+
+        assertTrue(offline.localTags.isEmpty())
+        assertEquals(setOf("new_device"), offline.tags)
+        assertEquals(0.25, offline.riskScore, 0.0)
+    }
+
+    @Test
     fun `offline without local evidence keeps the cached score`() {
         val f = fixture(ScriptedHttpClient({ batchOk(it) }))
         runBlocking { f.client.track("login") }

@@ -14,6 +14,12 @@ class SupervisorApi(private val server: ContractServer) {
     fun transfer(deviceId: String, newUserId: String, by: String): HttpResponse =
         post("/api/devices/${enc(deviceId)}/transfer", mapOf("new_user_id" to newUserId, "by" to by))
 
+    fun deactivate(deviceId: String, reason: String, by: String): HttpResponse =
+        post("/api/devices/${enc(deviceId)}/deactivate", mapOf("reason" to reason, "by" to by))
+
+    fun reactivate(deviceId: String, reason: String, by: String): HttpResponse =
+        post("/api/devices/${enc(deviceId)}/reactivate", mapOf("reason" to reason, "by" to by))
+
     fun devices(role: String? = null, branch: String? = null): HttpResponse {
         val query = listOfNotNull(role?.let { "role=${enc(it)}" }, branch?.let { "branch=${enc(it)}" }).joinToString("&")
         return http.execute(HttpRequest("GET", "${server.url}/api/devices" + (if (query.isEmpty()) "" else "?$query"), headers(), null))

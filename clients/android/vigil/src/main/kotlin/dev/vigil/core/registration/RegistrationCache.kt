@@ -4,12 +4,32 @@ import dev.vigil.core.json.Json
 import dev.vigil.core.model.Parsing
 import dev.vigil.core.model.RegistrationStatus
 import dev.vigil.core.platform.KeyValueStore
+import dev.vigil.core.platform.Logger
 
 /**
  * The last registration the server reported, kept so `device.registration` answers offline. Every server answer
- * (register, deactivate, GET registration, the device block of an event) overwrites it: the server wins.
+ * (register, deactivate, GET registration, the device block of an event) overwrites it: the server wins. A change
+ * is announced through [watch] (listeners and the Flow), whichever answer brought it.
  */
-internal class RegistrationCache(private val store: KeyValueStore) {
+internal class RegistrationCache(
+    private val store: KeyValueStore,
+    private val watch: RegistrationWatch = RegistrationWatch(),
+    private val logger: Logger = Logger.NONE,
+) {
+    private val lock = Any()
+    private var seeded = false
+
+    /** Starts [watch] from the cached registration unless an answer came first. Reads storage: off the main thread. */
+    fun seedWatch() {
+        synchronized(lock) { seedLocked() }
+    }
+
+    private fun seedLocked() {
+        if (seeded) return
+        watch.seed(get())
+        seeded = true
+    }
+
     fun get(): RegistrationStatus {
         val text = store.getString(KEY) ?: return RegistrationStatus.UNKNOWN
         return try {
@@ -21,6 +41,16 @@ internal class RegistrationCache(private val store: KeyValueStore) {
     }
 
     fun put(status: RegistrationStatus) {
+        val changed = synchronized(lock) {
+            seedLocked()
+            write(status)
+            watch.update(status)
+        }
+        // Outside the lock: a listener may call back into the library.
+        if (changed) watch.announce(status, logger)
+    }
+
+    private fun write(status: RegistrationStatus) {
         store.putString(
             KEY,
             Json.stringify(
