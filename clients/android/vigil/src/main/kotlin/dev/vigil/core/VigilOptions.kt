@@ -10,6 +10,7 @@ import dev.vigil.core.platform.NetworkStatus
 import dev.vigil.core.queue.EventQueue
 import dev.vigil.core.signals.DeviceSignalsSource
 import dev.vigil.core.sync.DeliveryPolicy
+import dev.vigil.core.sync.DeliveryScheduler
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import kotlin.random.Random
@@ -35,4 +36,6 @@ internal class VigilOptions(
     val syncPeriodMillis: Long = 15 * 60_000L,
     /** Where blocking work (SQLite, HTTP) runs; never the main thread. */
     val dispatcher: CoroutineDispatcher = Dispatchers.IO,
+    /** Wakes the app to deliver queued events after this process is gone (JobScheduler on Android). */
+    val scheduler: DeliveryScheduler = DeliveryScheduler.NONE,
 )
