@@ -49,6 +49,8 @@ public class CheckPublication {
             expect(manifest.contains("android:minSdkVersion=\"23\""), "manifest declares minSdkVersion 23");
             expect(manifest.contains("android.permission.INTERNET"), "manifest declares INTERNET");
             expect(manifest.contains("android.permission.ACCESS_NETWORK_STATE"), "manifest declares ACCESS_NETWORK_STATE");
+            expect(manifest.contains("dev.vigil.android.VigilSyncJobService") && manifest.contains("android.permission.BIND_JOB_SERVICE"),
+                    "manifest declares the background delivery job service, bound only by the system");
             expect(text(zip, "proguard.txt").contains("-keepclassmembers"), "proguard.txt holds keep rules");
 
             List<String> classes = new ArrayList<>();
@@ -64,7 +66,10 @@ public class CheckPublication {
                     "dev/vigil/core/registration/RegistrationListener.class"}) {
                 expect(classes.contains(publicApi), "classes.jar holds " + publicApi);
             }
-            expect(classes.stream().noneMatch(c -> c.startsWith("dev/vigil/testing/")), "classes.jar holds no test code");
+            // The fake for apps' own tests ships (dev.vigil.testing.FakeVigil); the library's test helpers do not.
+            expect(classes.contains("dev/vigil/testing/FakeVigil.class"), "classes.jar holds dev/vigil/testing/FakeVigil.class");
+            expect(classes.stream().noneMatch(c -> c.startsWith("dev/vigil/testing/") && !c.endsWith("/") && !c.startsWith("dev/vigil/testing/FakeVigil")),
+                    "classes.jar holds no test code");
             // The offline verdict's evidence table, copied from the server's file at build time.
             expect(classes.contains("dev/vigil/android-evidence.json"), "classes.jar holds dev/vigil/android-evidence.json");
         }

@@ -5,6 +5,7 @@ import type { DatabaseHealth } from '../db/health.js';
 import { VigilError } from '../errors.js';
 import { limits } from '../ingest/limits.js';
 import { answerClientError } from './client-errors.js';
+import { gunzipRequestBodies } from './gzip.js';
 import type { Metrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { sendProblem, toVigilError } from './problem.js';
@@ -56,6 +57,8 @@ export async function buildApp(options: AppOptions, mount: (app: FastifyInstance
   app.decorateRequest('principal', null);
   // Only JSON bodies are accepted; without this, Fastify would hand text/plain to handlers as a string.
   app.removeContentTypeParser('text/plain');
+  // Bodies may come gzipped (Content-Encoding: gzip), as the Android library sends its batches.
+  gunzipRequestBodies(app, limits.batchBodyBytes);
 
   app.setErrorHandler(answerError);
   // Routes declare zod schemas: requests are validated with them and /openapi.json is generated from them.

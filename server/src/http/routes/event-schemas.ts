@@ -51,6 +51,8 @@ export const postEventLinks = {
 export const postBatchSchema = {
   operationId: 'postEventBatch',
   summary: `Send 1 to ${limits.batchMaxEvents} events; one result per item, in order`,
+  description:
+    'The body may be gzipped (Content-Encoding: gzip, as the Android library sends it); the size limit applies to the decompressed body (413 past it, 400 for a body that is not gzip, 415 for another encoding).',
   security: securedBy('writeKey', 'clientKey'),
   body: checkedByHandler(batchInputSchema),
   response: { 200: json('Per-item results: {status: 200, insights} or {status: 4xx/5xx, error: Problem}', batchAnswer), ...eventErrors },

@@ -12,7 +12,24 @@ class ConsumerApp : Application() {
             apiKey = "vigil_ck_example"
             endpoint = "https://vigil.example.com"
             registrationRefreshIntervalMillis = 10 * 60_000L
+            connectTimeoutMillis = 10_000
+            readTimeoutMillis = 15_000
         }
+    }
+
+    suspend fun signOut(optOut: Boolean): Int {
+        Vigil.reset()
+        if (optOut) Vigil.setEnabled(false)
+        return if (Vigil.isEnabled) Vigil.pendingEventCount() else 0
+    }
+
+    /** The README's "Testing your app": an app's test installs the shipped fake. */
+    suspend fun withFake(): Boolean {
+        val vigil = dev.vigil.testing.FakeVigil.install { riskScore = 0.9; tags = listOf("rooted") }
+        Vigil.track("transfer") { "amount" to 2500 }
+        val sent = vigil.trackedEvents.single().properties["amount"] == 2500L
+        vigil.uninstall()
+        return sent
     }
 
     suspend fun login(): Boolean {

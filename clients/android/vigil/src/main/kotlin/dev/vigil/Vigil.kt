@@ -4,6 +4,7 @@ import android.content.Context
 import android.os.Build
 import dev.vigil.android.ConnectivityNetworkStatus
 import dev.vigil.android.DeviceIdProvider
+import dev.vigil.android.JobDeliveryScheduler
 import dev.vigil.android.SharedPreferencesStore
 import dev.vigil.android.SqliteEventQueue
 import dev.vigil.android.signals.AndroidDeviceSignals
@@ -33,7 +34,7 @@ import kotlinx.coroutines.launch
  * thread, does its work off the main thread and answers with a [VigilResult] instead of throwing.
  */
 object Vigil {
-    private class Instance(val client: VigilClient, val queue: SqliteEventQueue)
+    private class Instance(val client: VigilClient, val queue: AutoCloseable, val scheduler: JobDeliveryScheduler? = null)
 
     @Volatile
     private var instance: Instance? = null
@@ -63,6 +64,7 @@ object Vigil {
                 val app = context.applicationContext ?: context
                 val store = SharedPreferencesStore(app)
                 val queue = SqliteEventQueue(app, config.maxQueueSize)
+                val scheduler = JobDeliveryScheduler(app, config.backgroundJobId, config.logger)
                 val client = VigilClient(
                     VigilOptions(
                         apiKey = config.apiKey,
@@ -70,7 +72,7 @@ object Vigil {
                         deviceId = { DeviceIdProvider(app, store).get().id },
                         queue = queue,
                         store = store,
-                        http = config.httpClient ?: UrlConnectionHttpClient(),
+                        http = config.httpClient ?: UrlConnectionHttpClient(config.connectTimeoutMillis, config.readTimeoutMillis),
                         network = ConnectivityNetworkStatus(app),
                         signals = AndroidDeviceSignals(),
                         deviceProperties = mapOf("device_model" to Build.MODEL, "os_version" to Build.VERSION.RELEASE),
@@ -78,9 +80,10 @@ object Vigil {
                         syncPeriodMillis = config.syncIntervalMillis,
                         registrationWatch = registrationWatch,
                         registrationRefreshMillis = config.registrationRefreshIntervalMillis,
+                        scheduler = scheduler,
                     )
                 )
-                instance = Instance(client, queue)
+                instance = Instance(client, queue, scheduler)
                 client.start()
             } catch (e: Exception) {
                 logger.log(Logger.Level.ERROR, "Vigil.init failed", e)
@@ -161,9 +164,42 @@ object Vigil {
     fun deactivateDevice(reason: String, callback: VigilCallback<RegistrationStatus>) =
         deliver(callback) { deactivateDevice(reason) }
 
-    /** Events stored on the device and not yet acknowledged by the server, oldest first. */
+    /**
+     * Events stored on the device and not yet acknowledged by the server, oldest first. Loads the whole queue on
+     * the calling thread: for a number, use [pendingEventCount].
+     */
     @JvmStatic
     val pendingEvents: List<PendingEvent> get() = instance?.client?.pendingEvents ?: emptyList()
+
+    /** How many events wait on the device: a SQL count off the calling thread; 0 before [init]. */
+    suspend fun pendingEventCount(): Int = instance?.client?.pendingEventCount() ?: 0
+
+    @JvmStatic
+    fun pendingEventCount(callback: VigilCallback<Int>) = deliver(callback) { VigilResult.Success(pendingEventCount()) }
+
+    /**
+     * Forgets the signed-in user: identity, identity metadata and the insights cached for offline answers. Keeps the
+     * device id, its registration, the opt-out switch and queued events (delivered with the identity they were
+     * tracked with). Call on sign-out.
+     */
+    @JvmStatic
+    fun reset() {
+        instance?.client?.reset() ?: notInitialized<Unit>("reset")
+    }
+
+    /**
+     * The opt-out switch, persisted across restarts. `false`: nothing is collected (`track` answers
+     * [VigilError.Kind.DISABLED] without reading device signals or queueing), nothing is sent (registry calls
+     * answer DISABLED too, syncs and the background job are skipped) and the queue is cleared. `true` resumes.
+     */
+    @JvmStatic
+    fun setEnabled(enabled: Boolean) {
+        instance?.client?.setEnabled(enabled) ?: notInitialized<Unit>("setEnabled")
+    }
+
+    /** The opt-out switch; the first read after [init] reads the app's settings. */
+    @JvmStatic
+    val isEnabled: Boolean get() = instance?.client?.isEnabled ?: false
 
     /** Epoch millis of the last sync the server answered; null if none yet. */
     @JvmStatic
@@ -194,6 +230,30 @@ object Vigil {
             } catch (e: Exception) {
                 logger.log(Logger.Level.WARN, "Vigil.shutdown: ${e.message}", e)
             }
+        }
+    }
+
+    /**
+     * The background job's work ([dev.vigil.android.VigilSyncJobService]): sends the queue; true asks JobScheduler
+     * to run it again later (the server could not be reached or asked to retry).
+     */
+    internal suspend fun deliverInBackground(): Boolean {
+        val current = instance ?: return false
+        val reschedule = when (val result = current.client.sync()) {
+            is VigilResult.Success -> !result.value.isComplete
+            is VigilResult.Failure -> result.error.kind == VigilError.Kind.OFFLINE || result.error.kind == VigilError.Kind.UNAVAILABLE
+        }
+        current.scheduler?.finished(reschedule)
+        return reschedule
+    }
+
+    /** Makes [client] the one behind every call, without Android (the test fake, `dev.vigil.testing.FakeVigil`). */
+    internal fun install(client: VigilClient, closeable: AutoCloseable, log: Logger) {
+        synchronized(this) {
+            shutdown()
+            logger = log
+            instance = Instance(client, closeable)
+            client.start()
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.vigil
 
+import dev.vigil.android.JobDeliveryScheduler
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.platform.Logger
 import dev.vigil.core.registration.RegistrationWatch
@@ -30,4 +31,13 @@ class VigilConfig {
      * after every sync; a transfer or deactivation then reaches an idle app too. 0 or less: only on sync.
      */
     var registrationRefreshIntervalMillis: Long = RegistrationWatch.DEFAULT_REFRESH_MILLIS
+     * How long the default HTTP client waits to connect, and then for an answer (10 s and 15 s). A server that
+     * accepts and never answers holds a `track` no longer than these; the event stays queued. Ignored with your
+     * own [httpClient] (its timeouts apply).
+     */
+    var connectTimeoutMillis: Int = DeliveryPolicy.CONNECT_TIMEOUT_MILLIS
+    var readTimeoutMillis: Int = DeliveryPolicy.READ_TIMEOUT_MILLIS
+
+    /** The JobScheduler job id of background delivery; change it if the app uses this id for its own jobs. */
+    var backgroundJobId: Int = JobDeliveryScheduler.DEFAULT_JOB_ID
 }

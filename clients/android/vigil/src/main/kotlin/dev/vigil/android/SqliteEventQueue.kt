@@ -2,6 +2,7 @@ package dev.vigil.android
 
 import android.content.ContentValues
 import android.content.Context
+import android.database.DatabaseUtils
 import android.database.sqlite.SQLiteDatabase
 import android.database.sqlite.SQLiteOpenHelper
 import dev.vigil.core.model.PendingEvent
@@ -99,10 +100,14 @@ internal class SqliteEventQueue(
             if (c.moveToFirst()) c.getLong(0) else 0L
         }
 
+    override fun clear() {
+        helper.writableDatabase.delete(TABLE, null, null)
+    }
+
     override fun close() = helper.close()
 
-    private fun count(db: SQLiteDatabase): Int =
-        db.rawQuery("SELECT COUNT(*) FROM $TABLE", null).use { c -> if (c.moveToFirst()) c.getInt(0) else 0 }
+    /** `SELECT COUNT(*)`: no row is read into memory, whatever the backlog. */
+    private fun count(db: SQLiteDatabase): Int = DatabaseUtils.queryNumEntries(db, TABLE).toInt()
 
     private class Helper(context: Context, name: String) : SQLiteOpenHelper(context, name, null, 1) {
         override fun onCreate(db: SQLiteDatabase) {

@@ -16,6 +16,9 @@ internal class InsightsCache(private val store: KeyValueStore) {
         store.putString(KEY, Json.stringify(kept))
     }
 
+    /** `Vigil.reset()`: the next user must not see the previous one's score and tags offline. */
+    fun clear() = store.putString(KEY, null)
+
     private companion object {
         const val KEY = "vigil.last_insights"
         val FIELDS = setOf("risk_score", "current_tags", "behaviors", "device", "handprint_id", "device_id_details")

@@ -30,6 +30,7 @@ import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.sync.Mutex
 import kotlinx.coroutines.sync.withLock
+import java.util.concurrent.atomic.AtomicBoolean
 
 /**
  * The runtime-neutral library: queue, sync, registration cache and HTTP. The Android `Vigil` object is a thin
@@ -63,6 +64,11 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     private var networkHandle: AutoCloseable? = null
     private var retryJob: Job? = null
     private val registrationFetch = Mutex()
+    /** A drain is launched and has not started yet: more requests ride on it (2,000 tracks, not 2,000 drains). */
+    private val drainPending = AtomicBoolean(false)
+    /** The opt-out switch, read from the store once (off the caller's thread) and then kept here. */
+    @Volatile
+    private var enabledFlag: Boolean? = null
 
     /** Starts syncing on reconnect and periodically. */
     fun start() {
@@ -85,6 +91,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
             if (name.isEmpty() || name.length > 200) {
                 return@work VigilResult.Failure(VigilError(VigilError.Kind.REJECTED, "event name must be 1..200 characters"))
             }
+            if (!isEnabled) return@work disabled()
             val signals = collectSignals()
             val localTags = LocalTags.from(signals)
             val event = PendingEvent(
@@ -95,17 +102,27 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
                 propertiesJson = Json.stringify(composeProperties(properties, signals)),
                 attempts = 0,
             )
-            val dropped = queue.enqueue(event)
+            // Claimed before it is queued: a drain running now skips it, so it goes on its own request, first.
+            syncer.claim(event.id)
+            val dropped = try {
+                queue.enqueue(event)
+            } catch (e: Exception) {
+                syncer.release(event.id)
+                throw e
+            }
             if (dropped > 0) logger.log(Logger.Level.WARN, "queue full: dropped $dropped oldest event(s)", null)
 
-            if (options.network.isOnline) {
-                val report = syncer.sync()
-                scheduleRetryIfNeeded(report)
-                when (val outcome = syncer.outcomeOf(event.id)) {
+            if (!options.network.isOnline) {
+                syncer.release(event.id)
+                options.scheduler.schedule()
+            } else {
+                val outcome = syncer.sendLive(event)
+                requestSync() // the backlog, in the background: never in this call's time
+                when (outcome) {
                     is Syncer.Outcome.Accepted ->
                         return@work VigilResult.Success(Parsing.response(outcome.insights, deviceId, event.id, localTags))
                     is Syncer.Outcome.Rejected -> return@work VigilResult.Failure(outcome.error)
-                    null -> Unit
+                    null -> options.scheduler.schedule()
                 }
             }
             VigilResult.Success(
@@ -117,6 +134,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     suspend fun registerDevice(userId: String, metadata: Map<String, Any?> = emptyMap()): VigilResult<DeviceRegistration> =
         work {
             if (userId.isBlank()) return@work VigilResult.Failure(VigilError(VigilError.Kind.REJECTED, "userId must not be blank"))
+            if (!isEnabled) return@work disabled()
             if (!options.network.isOnline) return@work noNetwork("registering a device")
             when (val call = api.register(deviceId, userId, metadata)) {
                 is VigilApi.Call.Ok -> {
@@ -147,6 +165,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
     /** Asks the server for this device's registration; the server's answer replaces the cache. */
     suspend fun refreshRegistration(): VigilResult<RegistrationStatus> = work {
+        if (!isEnabled) return@work disabled()
         if (!options.network.isOnline) return@work noNetwork("refreshing the registration")
         // One fetch at a time (sync, schedule, app): an older answer arriving last would undo a newer one.
         registrationFetch.withLock {
@@ -163,6 +182,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     }
 
     suspend fun deactivateDevice(reason: String): VigilResult<RegistrationStatus> = work {
+        if (!isEnabled) return@work disabled()
         if (!options.network.isOnline) return@work noNetwork("deactivating the device")
         when (val call = api.deactivate(deviceId, reason)) {
             is VigilApi.Call.Ok -> {
@@ -185,6 +205,52 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
     val pendingEvents: List<PendingEvent> get() = guard(emptyList()) { queue.all() }
 
+    /** How many events wait, counted by the queue (SQL `COUNT(*)`), off the caller's thread. */
+    suspend fun pendingEventCount(): Int = try {
+        withContext(options.dispatcher) { queue.size() }
+    } catch (e: CancellationException) {
+        throw e
+    } catch (e: Exception) {
+        logger.log(Logger.Level.ERROR, "internal error", e)
+        0
+    }
+
+    /**
+     * Forgets the user (a sign-out): the identity and its metadata, and the insights cached for offline answers.
+     * Kept: the device id, the device's registration (a supervisor's business), the opt-out switch, and queued
+     * events, which were tracked for the previous user and are still delivered with that identity.
+     */
+    fun reset() {
+        guard(Unit) {
+            store.putString(KEY_IDENTITY, null)
+            store.putString(KEY_IDENTITY_METADATA, null)
+            insightsCache.clear()
+        }
+    }
+
+    /**
+     * The opt-out switch, persisted. Off: `track` collects nothing (no device signals, nothing queued) and answers
+     * [VigilError.Kind.DISABLED]; nothing is sent (registry calls included, syncs are skipped); the queue is
+     * cleared and the background job cancelled. A request already in flight may still complete. On again: tracking
+     * resumes; what was cleared is gone.
+     */
+    fun setEnabled(enabled: Boolean) {
+        enabledFlag = enabled
+        scope.launch {
+            // Re-read: a later call may have flipped it again; every launched block converges on the last value.
+            val now = enabledFlag ?: return@launch
+            store.putString(KEY_DISABLED, if (now) null else "1")
+            if (!now) {
+                queue.clear()
+                options.scheduler.cancel()
+            }
+        }
+    }
+
+    /** Reads the persisted switch once; call off the main thread the first time (it reads settings). */
+    val isEnabled: Boolean
+        get() = enabledFlag ?: guard(true) { store.getString(KEY_DISABLED) == null }.also { enabledFlag = it }
+
     /** Epoch millis of the last sync the server answered, or null if none yet. */
     val lastSyncTimeMillis: Long? get() = guard(null) { store.getString(KEY_LAST_SYNC)?.toLongOrNull() }
 
@@ -192,16 +258,27 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
     /** Sends everything queued now, then refreshes the registration (a transfer or deactivation made meanwhile). */
     suspend fun sync(): VigilResult<SyncReport> = work {
+        if (!isEnabled) return@work disabled()
         if (!options.network.isOnline) return@work VigilResult.Failure(VigilError(VigilError.Kind.OFFLINE, "no network"))
         val report = syncer.sync()
         scheduleRetryIfNeeded(report)
         if (report.isComplete) refreshRegistrationQuietly()
+        // Never cancels here: the background job itself runs this, and cancelling would stop it mid-run.
+        if (report.remaining > 0) guard(Unit) { options.scheduler.schedule() }
         VigilResult.Success(report)
     }
 
-    /** Starts a sync in the background (used on reconnect). */
+    /** Starts a sync in the background (the backlog after a live event, on reconnect). Coalesces requests. */
     fun requestSync(refreshRegistration: Boolean = false) {
-        scope.launch { runSync(refreshRegistration) }
+        if (refreshRegistration) {
+            scope.launch { runSync(refreshRegistration = true) }
+            return
+        }
+        if (!drainPending.compareAndSet(false, true)) return
+        scope.launch {
+            drainPending.set(false)
+            runSync(refreshRegistration = false)
+        }
     }
 
     /** Stops background work and waits briefly for a sync in flight, so storage can be closed after. */
@@ -212,9 +289,10 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     }
 
     private suspend fun runSync(refreshRegistration: Boolean) {
-        if (!options.network.isOnline) return
+        if (!options.network.isOnline || !isEnabled) return
         val report = syncer.sync()
         scheduleRetryIfNeeded(report)
+        scheduleDelivery(report)
         // On reconnect the server wins for registration: whatever changed while offline (a supervisor transfer
         // or deactivation) replaces the cache.
         if (refreshRegistration && report.isComplete) refreshRegistrationQuietly()
@@ -234,8 +312,13 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
         if (every <= 0) return
         while (true) {
             delay(every)
-            if (options.network.isOnline) refreshRegistrationQuietly()
+            if (options.network.isOnline && isEnabled) refreshRegistrationQuietly()
         }
+    }
+
+    /** Left over: wake the app for it even if this process dies. Nothing left: no job. */
+    private fun scheduleDelivery(report: SyncReport) = guard(Unit) {
+        if (report.remaining > 0) options.scheduler.schedule() else options.scheduler.cancel()
     }
 
     private fun scheduleRetryIfNeeded(report: SyncReport) {
@@ -275,6 +358,9 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
         }
     }
 
+    private fun <T> disabled(): VigilResult<T> =
+        VigilResult.Failure(VigilError(VigilError.Kind.DISABLED, "Vigil is switched off (setEnabled(false)): nothing is collected or sent"))
+
     private fun <T> noNetwork(what: String): VigilResult<T> =
         VigilResult.Failure(VigilError(VigilError.Kind.OFFLINE, "$what needs the server, and the device is offline"))
 
@@ -302,5 +388,6 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
         const val KEY_IDENTITY = "vigil.identity"
         const val KEY_IDENTITY_METADATA = "vigil.identity_metadata"
         const val KEY_LAST_SYNC = "vigil.last_sync_ms"
+        const val KEY_DISABLED = "vigil.disabled"
     }
 }

@@ -11,6 +11,7 @@ import dev.vigil.core.queue.EventQueue
 import dev.vigil.core.registration.RegistrationWatch
 import dev.vigil.core.signals.DeviceSignalsSource
 import dev.vigil.core.sync.DeliveryPolicy
+import dev.vigil.core.sync.DeliveryScheduler
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import kotlin.random.Random
@@ -40,4 +41,6 @@ internal class VigilOptions(
     val registrationWatch: RegistrationWatch = RegistrationWatch(),
     /** The registration's own refresh schedule, besides every sync; 0 or less turns it off. */
     val registrationRefreshMillis: Long = RegistrationWatch.DEFAULT_REFRESH_MILLIS,
+    /** Wakes the app to deliver queued events after this process is gone (JobScheduler on Android). */
+    val scheduler: DeliveryScheduler = DeliveryScheduler.NONE,
 )

@@ -7,6 +7,7 @@ import dev.vigil.testing.BatchLedger
 import dev.vigil.testing.ContractServer
 import dev.vigil.testing.DeviceNetwork
 import dev.vigil.testing.RecordingHttpClient
+import dev.vigil.testing.bodyText
 import dev.vigil.testing.eventually
 import kotlinx.coroutines.runBlocking
 import org.junit.After
@@ -74,7 +75,7 @@ class TrackingContractTest {
         assertNotNull(Vigil.lastSyncTime)
 
         val sent = http.to("/events/batch").single()
-        val body = String(sent.request.body!!, Charsets.UTF_8)
+        val body = sent.request.bodyText()
         assertTrue(body, body.contains("\"device_signals\":{\"version\":1,\"platform\":\"android\""))
         assertEquals("Bearer ${server.clientKey}", sent.request.headers["Authorization"])
     }

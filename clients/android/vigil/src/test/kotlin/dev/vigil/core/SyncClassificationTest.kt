@@ -7,6 +7,7 @@ import dev.vigil.core.result.VigilError
 import dev.vigil.core.result.VigilResult
 import dev.vigil.core.sync.DeliveryPolicy
 import dev.vigil.testing.ScriptedHttpClient
+import dev.vigil.testing.bodyText
 import dev.vigil.testing.ScriptedHttpClient.Companion.batchOk
 import dev.vigil.testing.ScriptedHttpClient.Companion.problem
 import kotlinx.coroutines.runBlocking
@@ -59,7 +60,7 @@ class SyncClassificationTest {
         f.now += 3_600_000
         f.syncReport()
 
-        val sent = Json.parseObject(String(http.requests[0].body!!, Charsets.UTF_8))["events"] as List<*>
+        val sent = Json.parseObject(http.requests[0].bodyText())["events"] as List<*>
         val props = (sent.single() as Map<*, *>)["properties"] as Map<*, *>
         assertEquals("e1", props["event_id"])
         assertEquals("2026-11-18T11:06:40.000Z", props["timestamp"])

@@ -12,7 +12,7 @@ object BatchLedger {
         val out = LinkedHashMap<String, MutableList<String>>()
         for (exchange in exchanges) {
             if (exchange.response.status != 200) continue
-            val sent = (Json.parseObject(String(exchange.request.body!!, Charsets.UTF_8))["events"] as List<*>)
+            val sent = (Json.parseObject(exchange.request.bodyText())["events"] as List<*>)
                 .map { ((it as Map<*, *>)["properties"] as Map<*, *>)["event_id"] as String }
             val results = Json.parseObject(exchange.response.body)["results"] as List<*>
             sent.zip(results).forEach { (clientId, result) ->
@@ -27,6 +27,6 @@ object BatchLedger {
     }
 
     fun sentCount(exchanges: List<RecordingHttpClient.Exchange>, clientId: String): Int = exchanges.count { e ->
-        String(e.request.body ?: ByteArray(0), Charsets.UTF_8).contains("\"event_id\":\"$clientId\"")
+        e.request.bodyText().contains("\"event_id\":\"$clientId\"")
     }
 }

@@ -23,7 +23,7 @@ class ScriptedHttpClient(private vararg val steps: (HttpRequest) -> HttpResponse
 
     companion object {
         fun eventIds(request: HttpRequest): List<String> =
-            (Json.parseObject(String(request.body!!, Charsets.UTF_8))["events"] as List<*>).map {
+            (Json.parseObject(request.bodyText())["events"] as List<*>).map {
                 ((it as Map<*, *>)["properties"] as Map<*, *>)["event_id"] as String
             }
 

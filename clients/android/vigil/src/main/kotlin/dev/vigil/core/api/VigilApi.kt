@@ -7,8 +7,10 @@ import dev.vigil.core.json.Json
 import dev.vigil.core.model.PendingEvent
 import dev.vigil.core.platform.Clock
 import dev.vigil.core.sync.DeliveryPolicy
+import java.io.ByteArrayOutputStream
 import java.io.IOException
 import java.net.URLEncoder
+import java.util.zip.GZIPOutputStream
 
 /** The server's HTTP endpoints, with responses classified into outcomes (data), never exceptions. */
 internal class VigilApi(
@@ -43,9 +45,10 @@ internal class VigilApi(
     }
 
     fun postBatch(events: List<PendingEvent>): BatchOutcome {
-        val body = Json.stringify(mapOf("events" to events.map(::wireEvent)))
+        // sent_at is the send time by the device's clock: the server moves each timestamp by the clock's error.
+        val body = Json.stringify(mapOf("events" to events.map(::wireEvent), "sent_at" to Timestamps.iso8601(clock.nowMillis())))
         val response = try {
-            send("POST", "/events/batch", body)
+            send("POST", "/events/batch", body, gzipped = true)
         } catch (e: IOException) {
             return BatchOutcome.Retry(null, null, "network: ${e.message ?: e.javaClass.simpleName}")
         }
@@ -108,10 +111,22 @@ internal class VigilApi(
         }
     }
 
-    private fun send(method: String, path: String, body: String?): HttpResponse {
+    private fun send(method: String, path: String, body: String?, gzipped: Boolean = false): HttpResponse {
         val headers = linkedMapOf("Authorization" to "Bearer $apiKey", "Accept" to "application/json")
         if (body != null) headers["Content-Type"] = "application/json"
-        return http.execute(HttpRequest(method, base + path, headers, body?.toByteArray(Charsets.UTF_8)))
+        var bytes = body?.toByteArray(Charsets.UTF_8)
+        if (bytes != null && gzipped) {
+            bytes = gzip(bytes)
+            headers["Content-Encoding"] = "gzip"
+        }
+        return http.execute(HttpRequest(method, base + path, headers, bytes))
+    }
+
+    /** Batches are JSON of repeated keys and device blocks: gzip makes them several times smaller on a phone's radio. */
+    private fun gzip(bytes: ByteArray): ByteArray {
+        val out = ByteArrayOutputStream()
+        GZIPOutputStream(out).use { it.write(bytes) }
+        return out.toByteArray()
     }
 
     private fun wireEvent(e: PendingEvent): Map<String, Any?> {

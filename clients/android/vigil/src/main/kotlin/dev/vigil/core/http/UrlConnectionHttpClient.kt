@@ -1,5 +1,6 @@
 package dev.vigil.core.http
 
+import dev.vigil.core.sync.DeliveryPolicy
 import java.io.IOException
 import java.io.InputStream
 import java.net.HttpURLConnection
@@ -7,8 +8,8 @@ import java.net.URL
 
 /** HttpURLConnection is on every Android version and every JVM, so the library adds no HTTP dependency. */
 internal class UrlConnectionHttpClient(
-    private val connectTimeoutMillis: Int = 15_000,
-    private val readTimeoutMillis: Int = 30_000,
+    private val connectTimeoutMillis: Int = DeliveryPolicy.CONNECT_TIMEOUT_MILLIS,
+    private val readTimeoutMillis: Int = DeliveryPolicy.READ_TIMEOUT_MILLIS,
 ) : HttpClient {
     override fun execute(request: HttpRequest): HttpResponse {
         val connection = URL(request.url).openConnection() as HttpURLConnection

@@ -20,8 +20,12 @@ internal interface EventQueue {
     /** Records a failed delivery attempt (kept for diagnostics and backoff). */
     fun markAttempt(ids: Collection<String>)
 
+    /** A count, never a load of the queue (SQL `COUNT(*)`). */
     fun size(): Int
 
     /** Events dropped because the queue was full, since the queue was created. */
     fun droppedCount(): Long
+
+    /** Forgets every queued event (opt-out); the dropped count stays. */
+    fun clear()
 }

@@ -47,4 +47,7 @@ internal class MemoryEventQueue(private val capacity: Int = 10_000) : EventQueue
 
     @Synchronized
     override fun droppedCount(): Long = dropped
+
+    @Synchronized
+    override fun clear() = events.clear()
 }

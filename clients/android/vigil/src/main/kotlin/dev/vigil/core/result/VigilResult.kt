@@ -41,6 +41,8 @@ data class VigilError(
         UNAVAILABLE,
         /** Something unexpected inside the library; reported instead of thrown. */
         INTERNAL,
+        /** The app switched Vigil off (`Vigil.setEnabled(false)`): nothing is collected or sent. */
+        DISABLED,
     }
 }
 

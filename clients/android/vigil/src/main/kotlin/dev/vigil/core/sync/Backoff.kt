@@ -25,6 +25,12 @@ object DeliveryPolicy {
     const val QUEUE_BOUND = 10_000
     /** An event is sent when tracked; the queue also syncs on reconnect and periodically. */
     const val FLUSH_INTERVAL_MILLIS = 0L
+    /**
+     * HTTP timeouts (Android; VigilConfig can change them): a server that accepts and never answers holds a
+     * `track` no longer than connect + read, and the event stays queued.
+     */
+    const val CONNECT_TIMEOUT_MILLIS = 10_000
+    const val READ_TIMEOUT_MILLIS = 15_000
 
     enum class Verdict { DONE, RETRY, SHRINK, DROP }
 

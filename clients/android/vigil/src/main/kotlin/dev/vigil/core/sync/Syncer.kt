@@ -19,6 +19,10 @@ import kotlinx.coroutines.sync.withLock
  * 408/429/5xx and no answer retry later (Retry-After honoured); 413 halves the batch; any other 4xx drops the batch
  * with a reported error. An event is given up after [DeliveryPolicy.MAX_ATTEMPTS] retryable answers; time offline
  * does not count.
+ *
+ * A live event (the one `track` is waiting for) goes on its own request through [sendLive], never behind the
+ * backlog: it is [claim]ed before it is queued, so a drain running meanwhile skips it, and `track` answers within
+ * its own request's time however many events wait. The backlog drains separately, in the background ([sync]).
  */
 internal class Syncer(
     private val queue: EventQueue,
@@ -31,6 +35,8 @@ internal class Syncer(
     private val onSynced: (atMillis: Long) -> Unit,
 ) {
     private val mutex = Mutex()
+    /** Events a live send owns; the drain leaves them alone. */
+    private val claimed: MutableSet<String> = java.util.Collections.synchronizedSet(HashSet())
     private val outcomes = object : LinkedHashMap<String, Outcome>() {
         override fun removeEldestEntry(eldest: MutableMap.MutableEntry<String, Outcome>?) = size > 512
     }
@@ -46,45 +52,100 @@ internal class Syncer(
     /** Blocking I/O: call from a background dispatcher. */
     suspend fun sync(): SyncReport = mutex.withLock { syncLocked() }
 
+    /** Reserves [eventId] for [sendLive]; call before the event is queued, so no drain can pick it up first. */
+    fun claim(eventId: String) {
+        claimed += eventId
+    }
+
+    /** Gives a claimed event back to the drain (it was not sent live, e.g. offline). */
+    fun release(eventId: String) {
+        claimed -= eventId
+    }
+
+    /**
+     * Sends one queued, [claim]ed event alone and releases it. Returns its outcome, or null when it stays queued
+     * for the drain (no answer, or the server asked to retry). Blocking I/O.
+     */
+    fun sendLive(event: PendingEvent): Outcome? {
+        try {
+            when (val outcome = api.postBatch(listOf(event))) {
+                is VigilApi.BatchOutcome.Delivered -> {
+                    val rejected = LinkedHashMap<String, VigilError>()
+                    val retry = settle(listOf(event), outcome.items, rejected)
+                    onSynced(clock.nowMillis())
+                    if (retry.isNotEmpty()) countAttempt(retry, VigilError(VigilError.Kind.UNAVAILABLE, "server asked to retry"), rejected)
+                }
+                is VigilApi.BatchOutcome.Retry -> {
+                    if (outcome.status != null) {
+                        countAttempt(listOf(event), VigilError(VigilError.Kind.UNAVAILABLE, outcome.reason, outcome.status), LinkedHashMap())
+                    }
+                    logger.log(Logger.Level.WARN, "event ${event.id} queued: ${outcome.reason}", null)
+                }
+                VigilApi.BatchOutcome.TooLarge -> dropBatch(listOf(event.id), tooLarge(), LinkedHashMap())
+                is VigilApi.BatchOutcome.Rejected -> dropBatch(listOf(event.id), outcome.problem.toError(), LinkedHashMap())
+            }
+        } finally {
+            release(event.id)
+        }
+        return outcomeOf(event.id)
+    }
+
+    /** Applies a 2xx batch answer item by item; returns the events the server asked to retry. */
+    private fun settle(batch: List<PendingEvent>, items: List<VigilApi.Item>, rejected: MutableMap<String, VigilError>): List<PendingEvent> {
+        val done = ArrayList<String>()
+        val retry = ArrayList<PendingEvent>()
+        batch.zip(items).forEach { (event, item) ->
+            when (item) {
+                is VigilApi.Item.Accepted -> {
+                    done += event.id
+                    remember(event.id, Outcome.Accepted(item.insights))
+                    onAccepted(event.id, item.insights)
+                }
+                is VigilApi.Item.Rejected -> {
+                    done += event.id
+                    val error = item.problem.toError()
+                    rejected[event.id] = error
+                    remember(event.id, Outcome.Rejected(error))
+                    logger.log(Logger.Level.ERROR, "event ${event.id} (${event.name}) rejected: ${error.message}", null)
+                }
+                is VigilApi.Item.Retry -> retry += event
+            }
+        }
+        queue.remove(done)
+        return retry
+    }
+
+    /** The oldest events not claimed by a live send. */
+    private fun nextBatch(limit: Int): List<PendingEvent> {
+        val skip = synchronized(claimed) { HashSet(claimed) }
+        if (skip.isEmpty()) return queue.peek(limit)
+        return queue.peek(limit + skip.size).filterNot { it.id in skip }.take(limit)
+    }
+
+    private fun tooLarge() =
+        Problem(413, "event too large", "the server refused a single event as too large", "payload_too_large").toError()
+
     private fun syncLocked(): SyncReport {
         var batchSize = maxBatchSize
         var delivered = 0
         val rejected = LinkedHashMap<String, VigilError>()
         var lastError: VigilError? = null
         while (true) {
-            val batch = queue.peek(batchSize)
+            val batch = nextBatch(batchSize)
             if (batch.isEmpty()) {
                 backoff.reset()
                 return SyncReport(delivered, rejected, 0, null, lastError)
             }
             when (val outcome = api.postBatch(batch)) {
                 is VigilApi.BatchOutcome.Delivered -> {
-                    val done = ArrayList<String>()
-                    val retry = ArrayList<String>()
-                    batch.zip(outcome.items).forEach { (event, item) ->
-                        when (item) {
-                            is VigilApi.Item.Accepted -> {
-                                done += event.id
-                                delivered++
-                                remember(event.id, Outcome.Accepted(item.insights))
-                                onAccepted(event.id, item.insights)
-                            }
-                            is VigilApi.Item.Rejected -> {
-                                done += event.id
-                                val error = item.problem.toError()
-                                rejected[event.id] = error
-                                lastError = error
-                                remember(event.id, Outcome.Rejected(error))
-                                logger.log(Logger.Level.ERROR, "event ${event.id} (${event.name}) rejected: ${error.message}", null)
-                            }
-                            is VigilApi.Item.Retry -> retry += event.id
-                        }
-                    }
-                    queue.remove(done)
+                    val rejectedBefore = rejected.size
+                    val retry = settle(batch, outcome.items, rejected)
+                    delivered += batch.size - retry.size - (rejected.size - rejectedBefore)
+                    if (rejected.size > rejectedBefore) lastError = rejected.values.last()
                     onSynced(clock.nowMillis())
                     if (retry.isNotEmpty()) {
                         val error = VigilError(VigilError.Kind.UNAVAILABLE, "server asked to retry ${retry.size} event(s)")
-                        countAttempt(batch.filter { it.id in retry }, error, rejected)
+                        countAttempt(retry, error, rejected)
                         return SyncReport(delivered, rejected, queue.size(), backoff.nextDelayMillis(null), error)
                     }
                 }
@@ -103,7 +164,7 @@ internal class Syncer(
                     if (smaller != null) {
                         batchSize = smaller
                     } else {
-                        val error = Problem(413, "event too large", "the server refused a single event as too large", "payload_too_large").toError()
+                        val error = tooLarge()
                         dropBatch(batch.map { it.id }, error, rejected)
                         lastError = error
                     }
