@@ -4,8 +4,10 @@ import { resolveHandprint, type HandprintStore } from '../handprint/match/servic
 import type { MatchResult } from '../handprint/match/match.js';
 import { signBrowserToken } from '../handprint/token/sign.js';
 import type { KeyRing } from '../handprint/token/types.js';
-import { fieldsValidationError, type VigilError } from '../errors.js';
-import { parseCollectRequest, type CollectRequest } from './validate.js';
+import { z } from 'zod';
+import { storableTree } from '../db/storable.js';
+import { fieldsValidationError, validationError, type VigilError } from '../errors.js';
+import { parseCollectRequest, type CollectRequest } from './schemas.js';
 
 export interface CollectDeps {
   store: HandprintStore;
@@ -44,11 +46,26 @@ export type CollectOutcome =
     }
   | { status: 400; error: VigilError };
 
+/** A validated collection nests at most ~20 levels (component values up to 16); the key count is bounded by the body limit. */
+const storableReading = z.unknown().superRefine(storableTree({ maxDepth: 32, maxKeys: Number.POSITIVE_INFINITY }));
+
+/** The body as a collection, once: valid by the schema, and text PostgreSQL can hold (it is stored). */
+export function readCollection(body: unknown): { ok: true; request: CollectRequest } | { ok: false; error: VigilError } {
+  const parsed = parseCollectRequest(body);
+  if (!parsed.ok) return { ok: false, error: fieldsValidationError(parsed.errors) };
+  const storable = storableReading.safeParse(parsed.value);
+  if (!storable.success) return { ok: false, error: validationError(storable.error, 'Invalid collection') };
+  return { ok: true, request: parsed.value };
+}
+
 /** POST /js/collect without the framework: validate, normalize, match, sign. */
 export async function handleCollect(input: CollectInput, deps: CollectDeps): Promise<CollectOutcome> {
-  const parsed = parseCollectRequest(input.body);
-  if (!parsed.ok) return { status: 400, error: fieldsValidationError(parsed.errors) };
-  const request = parsed.value;
+  const read = readCollection(input.body);
+  return read.ok ? resolveCollection(read.request, input, deps) : { status: 400, error: read.error };
+}
+
+/** A read collection matched against the stored handprints and answered with a signed token. */
+export async function resolveCollection(request: CollectRequest, input: Omit<CollectInput, 'body'>, deps: CollectDeps): Promise<CollectOutcome> {
   const now = deps.now();
   const features = normalizeComponents(request.components, { userAgent: input.userAgent ?? null });
   const match = await resolveHandprint(deps.store, features, { now, salt: deps.salt, deviceId: request.device_id });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldsValidationError, toProblem, type FieldError } from '../errors.js';
-import { parseCollectRequest, parseEventsRequest } from './validate.js';
+import { parseCollectRequest, parseEventsRequest } from './schemas.js';
 
 // What a page is answered for each body: the problem (paths, messages, order, detail) or the value the routes go on
 // with. The snapshot was written by the hand validator the zod schemas replaced; a change to it changes what pages
