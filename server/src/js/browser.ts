@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { apiKeys } from '@vigil/drizzle/schema';
+import { z } from 'zod';
 import type { Env } from '../config/env.js';
 import type { DatabaseHandle } from '../db/handle.js';
-import { VigilError } from '../errors.js';
+import { VigilError, validationError } from '../errors.js';
 import type { NormalizedEvent } from '../pipeline/event.js';
+import { storableTree } from '../db/storable.js';
 import { applyBrowserToken } from '../handprint/backend-link.js';
 import { readCollection, resolveCollection, type CollectResponseBody } from './collect.js';
 import type { CorsPolicy } from './cors.js';
@@ -16,6 +18,9 @@ import { loadBrowserSecrets, type BrowserSecrets } from './secrets.js';
  * scope). Its hash is not a SHA-256 hex string, so no presented key can ever authenticate as it.
  */
 export const PAGES_KEY = { id: 'key_js_pages', hash: 'internal:js-pages', name: 'browser pages without a client key (/js/events)' };
+
+/** A validated collection nests at most ~20 levels (component values up to 16); the key count is bounded by the body limit. */
+const storableReading = z.unknown().superRefine(storableTree({ maxDepth: 32, maxKeys: Number.POSITIVE_INFINITY }));
 
 /** Everything the /js routes and the browser_token link need, built once per Vigil. */
 export class BrowserSupport {
@@ -40,6 +45,9 @@ export class BrowserSupport {
     const read = readCollection(input.body);
     if (!read.ok) throw read.error;
     const { request } = read;
+    // What is read is stored (features, device_signals), so it must also be text PostgreSQL can hold.
+    const storable = storableReading.safeParse(request);
+    if (!storable.success) throw validationError(storable.error, 'Invalid collection');
     const store = this.profiles.forReading({ deviceId: request.device_id, deviceSignals: request.device_signals });
     const outcome = await resolveCollection(request, input, {
       store,

@@ -4,9 +4,7 @@ import { resolveHandprint, type HandprintStore } from '../handprint/match/servic
 import type { MatchResult } from '../handprint/match/match.js';
 import { signBrowserToken } from '../handprint/token/sign.js';
 import type { KeyRing } from '../handprint/token/types.js';
-import { z } from 'zod';
-import { storableTree } from '../db/storable.js';
-import { fieldsValidationError, validationError, type VigilError } from '../errors.js';
+import { fieldsValidationError, type VigilError } from '../errors.js';
 import { parseCollectRequest, type CollectRequest } from './schemas.js';
 
 export interface CollectDeps {
@@ -46,16 +44,10 @@ export type CollectOutcome =
     }
   | { status: 400; error: VigilError };
 
-/** A validated collection nests at most ~20 levels (component values up to 16); the key count is bounded by the body limit. */
-const storableReading = z.unknown().superRefine(storableTree({ maxDepth: 32, maxKeys: Number.POSITIVE_INFINITY }));
-
-/** The body as a collection, once: valid by the schema, and text PostgreSQL can hold (it is stored). */
+/** The body as a collection, validated once by its schema. */
 export function readCollection(body: unknown): { ok: true; request: CollectRequest } | { ok: false; error: VigilError } {
   const parsed = parseCollectRequest(body);
-  if (!parsed.ok) return { ok: false, error: fieldsValidationError(parsed.errors) };
-  const storable = storableReading.safeParse(parsed.value);
-  if (!storable.success) return { ok: false, error: validationError(storable.error, 'Invalid collection') };
-  return { ok: true, request: parsed.value };
+  return parsed.ok ? { ok: true, request: parsed.value } : { ok: false, error: fieldsValidationError(parsed.errors) };
 }
 
 /** POST /js/collect without the framework: validate, normalize, match, sign. */
