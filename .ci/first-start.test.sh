@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The first start reads clean: on a machine whose pnpm is not the pinned one, the bootstrap's pnpm step installs
-# the pinned version and prints no ERROR (issue: pnpm's self-switch refused an unsigned download and said so first).
-# Runs in a throwaway HOME and npm prefix; needs only the npm registry.
+# the pinned version and prints no ERROR (pnpm's self-switch refused an unsigned download and said so first), and the
+# first install of a fresh copy prints no ERROR, WARN or warning box (such as "Ignored build scripts").
+# Runs in a throwaway HOME and npm prefix, on a copy of the tracked files; needs only the npm registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -12,6 +13,8 @@ pinned=$(node -p "require('./package.json').packageManager.split('@')[1]")
 other=10.34.7
 [ "$pinned" = "$other" ] && other=10.34.6
 
+# The packages come from the usual store (the copy is fresh, not the download).
+store=$(npm_config_manage_package_manager_versions=false pnpm store path 2>/dev/null || true)
 export HOME=$tmp/home npm_config_prefix=$tmp/home/.local npm_config_cache=$tmp/npm-cache
 mkdir -p "$HOME"
 npm install -g --silent "pnpm@$other" >/dev/null 2>&1
@@ -26,5 +29,16 @@ if [ "$last" != "$pinned" ]; then echo "first-start: pnpm after the bootstrap is
 # A second start has nothing to install and prints nothing but the version.
 again=$(cd "$root" && bash -c 'set -euo pipefail; source .ci/pnpm.sh; pnpm --version' 2>&1)
 if [ "$again" != "$pinned" ]; then echo "first-start: the second start printed: $again"; fail=1; fi
-[ $fail = 0 ] && echo "first-start: ok (pnpm $other replaced by $pinned, no error printed)"
+
+# The first install of a fresh copy, as the bootstrap runs it: a warning that is not one (pnpm's box about install
+# scripts we leave unrun on purpose) hides the ones that are, so any box, WARN or ERROR fails.
+mkdir "$tmp/copy"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+  tar --null -T - -cf -) | tar -xf - -C "$tmp/copy"
+install=$(cd "$tmp/copy" && bash -c 'set -euo pipefail; source .ci/pnpm.sh
+  pnpm install --frozen-lockfile --prefer-offline --reporter=append-only ${0:+--store-dir "$0"}' "$store" 2>&1) || {
+  echo "first-start: the first install failed:"; echo "$install"; fail=1; }
+if grep -qE 'ERROR|WARN|╭' <<<"$install"; then echo "first-start: the first install printed a warning or an error:"; echo "$install"; fail=1; fi
+
+[ $fail = 0 ] && echo "first-start: ok (pnpm $other replaced by $pinned, no error printed; a fresh copy installs without a warning)"
 exit $fail

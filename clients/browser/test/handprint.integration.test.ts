@@ -2,7 +2,8 @@ import type { BrowserContextOptions } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeBrowser, connectBrowser, staticOrigin } from "./browser.js";
 import { startReferenceServer, type ReferenceServer } from "./reference-server.js";
-import { cores, handprintOf, openShop } from "./vigil-page.js";
+import { emulatedDevices } from "@vigil/test-kit";
+import { handprintOf, openShop } from "./vigil-page.js";
 
 /** A desktop-like baseline: the screen stays fixed while the window (viewport) may change. */
 const DESKTOP: BrowserContextOptions = {
@@ -36,7 +37,7 @@ describe("handprint across sessions in real Chromium (reference server built fro
     await shop.page.evaluate(() => localStorage.clear());
     await shop.context.clearCookies();
     await shop.page.reload();
-    await shop.page.evaluate(() => void (window as unknown as { Vigil: { setup(): void } }).Vigil.setup());
+    await shop.setup();
     const after = await shop.get();
     await shop.context.close();
     expect(before.handprint_id).toBe(baseline.handprint_id);
@@ -49,7 +50,7 @@ describe("handprint across sessions in real Chromium (reference server built fro
     const shop = await openShop(server.base, DESKTOP);
     const first = await shop.get();
     await shop.page.reload();
-    await shop.page.evaluate(() => void (window as unknown as { Vigil: { setup(): void } }).Vigil.setup());
+    await shop.setup();
     const second = await shop.get();
     await shop.context.close();
     expect(second.device_id).toBe(first.device_id);
@@ -77,32 +78,13 @@ describe("handprint across sessions in real Chromium (reference server built fro
   });
 
   it("gives emulated different devices different handprints", async () => {
-    const variants: Record<string, BrowserContextOptions & { initScript?: string }> = {
-      screen: { ...DESKTOP, screen: { width: 2560, height: 1440 } },
-      pixel_ratio: { ...DESKTOP, deviceScaleFactor: 2 },
-      windows_ua: {
-        ...DESKTOP,
-        userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-      },
-      timezone: { ...DESKTOP, timezoneId: "America/New_York" },
-      locale: { ...DESKTOP, locale: "fr-FR" },
-      cores: { ...DESKTOP, initScript: cores(12) },
-      phone: {
-        screen: { width: 390, height: 844 },
-        viewport: { width: 390, height: 844 },
-        deviceScaleFactor: 3,
-        isMobile: true,
-        hasTouch: true,
-        timezoneId: "Europe/Berlin",
-        locale: "de-DE",
-      },
-    };
+    const variants = emulatedDevices(DESKTOP);
     const ids: Record<string, string | null> = { baseline: baseline.handprint_id };
     for (const [name, options] of Object.entries(variants)) ids[name] = (await handprintOf(server.base, options)).handprint_id;
     for (const id of Object.values(ids)) expect(id).toMatch(/^hp_/);
     expect(new Set(Object.values(ids)).size).toBe(Object.keys(ids).length);
     // Each of them is stable on its own revisit.
-    expect((await handprintOf(server.base, variants.cores as BrowserContextOptions & { initScript?: string })).handprint_id).toBe(ids.cores);
-    expect((await handprintOf(server.base, variants.timezone as BrowserContextOptions)).handprint_id).toBe(ids.timezone);
+    expect((await handprintOf(server.base, variants.cores!)).handprint_id).toBe(ids.cores);
+    expect((await handprintOf(server.base, variants.timezone!)).handprint_id).toBe(ids.timezone);
   });
 });

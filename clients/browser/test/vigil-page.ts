@@ -1,17 +1,12 @@
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import type { Signals, TrackResult } from "../src/index.js";
+import { vigilOn } from "@vigil/test-kit";
 import { connectBrowser, staticOrigin } from "./browser.js";
-
-type VigilGlobal = {
-  setup(o?: Record<string, unknown>): unknown;
-  identify(i: string): void;
-  track(e: string, p?: Record<string, unknown>): Promise<TrackResult>;
-  get(): Promise<Signals>;
-};
 
 export interface VigilPage {
   context: BrowserContext;
   page: Page;
+  setup(options?: Record<string, unknown>): Promise<void>;
   get(): Promise<Signals>;
   track(event: string, properties?: Record<string, unknown>): Promise<TrackResult>;
 }
@@ -23,18 +18,10 @@ export async function openShop(vigilBase: string, options: BrowserContextOptions
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   await page.goto(`${staticOrigin()}/page.html?vigil=${encodeURIComponent(vigilBase)}`);
+  const vigil = vigilOn<Signals, TrackResult>(page);
   // No url given: the script defaults to the /js address it was loaded from.
-  await page.evaluate(() => void (window as unknown as { Vigil: VigilGlobal }).Vigil.setup());
-  return {
-    context,
-    page,
-    get: () => page.evaluate(() => (window as unknown as { Vigil: VigilGlobal }).Vigil.get()),
-    track: (event, properties) =>
-      page.evaluate(([e, p]) => (window as unknown as { Vigil: VigilGlobal }).Vigil.track(e as string, p as Record<string, unknown> | undefined), [
-        event,
-        properties,
-      ] as const),
-  };
+  await vigil.setup();
+  return { context, page, ...vigil };
 }
 
 /** Handprint of one visit in a fresh context with these emulation options. */
@@ -46,5 +33,3 @@ export async function handprintOf(vigilBase: string, options: BrowserContextOpti
     await shop.context.close();
   }
 }
-
-export const cores = (n: number) => `Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${n} });`;

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVigil, type RunningVigil } from './start-vigil.js';
+import { describe, expect, it } from 'vitest';
 import { collectingClient } from './support/collect.js';
-import { deliveredBatchItems, startProxy, type RecordingProxy } from './support/recording-proxy.js';
+import { recordedVigil } from './support/recorded-vigil.js';
+import { deliveredBatchItems, startProxy } from './support/recording-proxy.js';
 
-let server: RunningVigil;
-let recorder: RecordingProxy;
-
-beforeAll(async () => {
-  server = await startVigil();
-  recorder = await startProxy({ target: server.url });
-});
-
-afterAll(async () => {
-  await recorder?.close();
-  await server?.stop();
-});
+const vigil = recordedVigil();
 
 describe('graceful shutdown', () => {
   it('close() sends everything queued at once and Vigil stores every event', async () => {
     // A long flushInterval: only close() can make these go out during the test.
-    const { client, errors } = collectingClient(recorder.url, server.writeKey, { flushInterval: 600_000 });
+    const { client, errors } = collectingClient(vigil.recorder.url, vigil.server.writeKey, { flushInterval: 600_000 });
     const ids = Array.from({ length: 250 }, (_, i) => `shutdown-${i}`);
     for (const id of ids) client.identify(`user-${id}`).track('view', { event_id: id });
     expect(client.queued).toBe(250);
@@ -28,14 +17,14 @@ describe('graceful shutdown', () => {
     expect(client.queued).toBe(0);
     expect(errors).toEqual([]);
 
-    const batches = recorder.exchanges.filter((x) => x.path === '/events/batch');
+    const batches = vigil.recorder.exchanges.filter((x) => x.path === '/events/batch');
     expect(batches.map((x) => x.body.events.length)).toEqual([100, 100, 50]);
-    const delivered = deliveredBatchItems(recorder.exchanges);
+    const delivered = deliveredBatchItems(vigil.recorder.exchanges);
     expect(delivered.map((x) => x.event.properties.event_id)).toEqual(ids);
     expect(delivered.every((x) => x.result.status === 200)).toBe(true);
 
     // Stored, not just answered: replaying an event_id returns the id Vigil stored the first time.
-    const checker = collectingClient(server.url, server.writeKey).client;
+    const checker = collectingClient(vigil.server.url, vigil.server.writeKey).client;
     for (let start = 0; start < delivered.length; start += 25) {
       await Promise.all(
         delivered.slice(start, start + 25).map(async ({ event, result }) => {
@@ -49,7 +38,7 @@ describe('graceful shutdown', () => {
   });
 
   it('after close, new events are refused and reported, not silently lost', async () => {
-    const { client, errors } = collectingClient(recorder.url, server.writeKey);
+    const { client, errors } = collectingClient(vigil.recorder.url, vigil.server.writeKey);
     await client.close();
     client.track('late');
     const insights = await client.trackAsync('late');
@@ -59,9 +48,9 @@ describe('graceful shutdown', () => {
   });
 
   it('close({ timeout }) returns in time when Vigil cannot be reached, reporting what it dropped', async () => {
-    const stuck = await startProxy({ target: server.url, intercept: () => ({ status: 503 }) });
+    const stuck = await startProxy({ target: vigil.server.url, intercept: () => ({ status: 503 }) });
     try {
-      const { client, errors } = collectingClient(stuck.url, server.writeKey, { minRetryDelay: 50 });
+      const { client, errors } = collectingClient(stuck.url, vigil.server.writeKey, { minRetryDelay: 50 });
       for (let i = 0; i < 5; i++) client.track('view', { event_id: `stuck-${i}` });
       expect(await client.close({ timeout: 500 })).toEqual({ flushed: false, dropped: 5 });
       expect(errors.map((e) => e.code)).toEqual(['closed']);

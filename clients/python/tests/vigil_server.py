@@ -130,7 +130,7 @@ class VigilServer:
         """Stored events matching the GraphQL EventFilter (e.g. event="login"), every page."""
         query = """query ($filter: EventFilter, $after: String) {
           events(filter: $filter, first: 500, after: $after) {
-            nodes { name identity deviceId ip userAgent tags properties }
+            nodes { name identity deviceId ip userAgent tags properties occurredAt }
             pageInfo { hasNextPage endCursor }
           } }"""
         found: List[Dict[str, Any]] = []

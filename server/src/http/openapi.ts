@@ -25,7 +25,8 @@ import {
   registrationStatusSchema,
   supervisorDeviceSchema,
 } from '../registry/view-schemas.js';
-import { collectRequestSchema, collectResponseSchema, eventsRequestSchema, eventsResponseSchema } from './js/schemas.js';
+import { collectRequestSchema, eventsRequestSchema } from '../js/schemas.js';
+import { collectResponseSchema, eventsResponseSchema } from './js/schemas.js';
 import { component, problemBodySchema } from './route-schemas.js';
 
 /**

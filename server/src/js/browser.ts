@@ -3,14 +3,12 @@ import { apiKeys } from '@vigil/drizzle/schema';
 import { z } from 'zod';
 import type { Env } from '../config/env.js';
 import type { DatabaseHandle } from '../db/handle.js';
-import { VigilError } from '../errors.js';
+import { VigilError, validationError } from '../errors.js';
 import type { NormalizedEvent } from '../pipeline/event.js';
 import { storableTree } from '../db/storable.js';
-import { validationError } from '../errors.js';
 import { applyBrowserToken } from '../handprint/backend-link.js';
-import { handleCollect, type CollectResponseBody } from './collect.js';
+import { readCollection, resolveCollection, type CollectResponseBody } from './collect.js';
 import type { CorsPolicy } from './cors.js';
-import { parseCollectRequest } from './validate.js';
 import { DbHandprintProfiles } from '../handprint/profile-store.js';
 import { DbReplayCounter } from '../handprint/replay-counter.js';
 import { loadBrowserSecrets, type BrowserSecrets } from './secrets.js';
@@ -44,17 +42,14 @@ export class BrowserSupport {
 
   /** POST /js/collect: components → handprint (matched against stored profiles), device_id echo, signed token. */
   async collect(input: { body: unknown; origin: string | null; userAgent: string | null }): Promise<CollectResponseBody> {
-    // What the kit accepts is stored (features, device_signals), so it must also be text PostgreSQL can hold.
-    const reading = parseCollectRequest(input.body);
-    const storable = reading.ok ? storableReading.safeParse(reading.value) : undefined;
-    if (storable && !storable.success) throw validationError(storable.error, 'Invalid collection');
-    const body = (typeof input.body === 'object' && input.body !== null ? input.body : {}) as Record<string, unknown>;
-    const signals = body.device_signals;
-    const store = this.profiles.forReading({
-      deviceId: typeof body.device_id === 'string' ? body.device_id : null,
-      deviceSignals: typeof signals === 'object' && signals !== null && !Array.isArray(signals) ? (signals as Record<string, unknown>) : null,
-    });
-    const outcome = await handleCollect(input, {
+    const read = readCollection(input.body);
+    if (!read.ok) throw read.error;
+    const { request } = read;
+    // What is read is stored (features, device_signals), so it must also be text PostgreSQL can hold.
+    const storable = storableReading.safeParse(request);
+    if (!storable.success) throw validationError(storable.error, 'Invalid collection');
+    const store = this.profiles.forReading({ deviceId: request.device_id, deviceSignals: request.device_signals });
+    const outcome = await resolveCollection(request, input, {
       store,
       keys: this.secrets.keys,
       salt: this.secrets.salt,

@@ -5,7 +5,7 @@ import type { MatchResult } from '../handprint/match/match.js';
 import { signBrowserToken } from '../handprint/token/sign.js';
 import type { KeyRing } from '../handprint/token/types.js';
 import { fieldsValidationError, type VigilError } from '../errors.js';
-import { parseCollectRequest, type CollectRequest } from './validate.js';
+import { parseCollectRequest, type CollectRequest } from './schemas.js';
 
 export interface CollectDeps {
   store: HandprintStore;
@@ -44,11 +44,20 @@ export type CollectOutcome =
     }
   | { status: 400; error: VigilError };
 
+/** The body as a collection, validated once by its schema. */
+export function readCollection(body: unknown): { ok: true; request: CollectRequest } | { ok: false; error: VigilError } {
+  const parsed = parseCollectRequest(body);
+  return parsed.ok ? { ok: true, request: parsed.value } : { ok: false, error: fieldsValidationError(parsed.errors) };
+}
+
 /** POST /js/collect without the framework: validate, normalize, match, sign. */
 export async function handleCollect(input: CollectInput, deps: CollectDeps): Promise<CollectOutcome> {
-  const parsed = parseCollectRequest(input.body);
-  if (!parsed.ok) return { status: 400, error: fieldsValidationError(parsed.errors) };
-  const request = parsed.value;
+  const read = readCollection(input.body);
+  return read.ok ? resolveCollection(read.request, input, deps) : { status: 400, error: read.error };
+}
+
+/** A read collection matched against the stored handprints and answered with a signed token. */
+export async function resolveCollection(request: CollectRequest, input: Omit<CollectInput, 'body'>, deps: CollectDeps): Promise<CollectOutcome> {
   const now = deps.now();
   const features = normalizeComponents(request.components, { userAgent: input.userAgent ?? null });
   const match = await resolveHandprint(deps.store, features, { now, salt: deps.salt, deviceId: request.device_id });

@@ -32,10 +32,10 @@ export async function ingestBrowserEvents(body: unknown, ctx: RequestContext, de
   // ip and user agent come from the connection (ctx), never from the page's body.
   const prepared = prepareBrowserEvents(body, { keys: deps.keys, now: deps.now, ip: null, userAgent: null });
   if (prepared.status !== 200) throw prepared.error;
-  const deviceId = typeof (body as { device_id?: unknown }).device_id === 'string' ? (body as { device_id: string }).device_id : null;
-  const handprintId = prepared.claims?.hp ?? (deviceId ? await deps.profiles.handprintOfDevice(deviceId).catch(() => null) : null);
+  const deviceId = prepared.device_id;
+  const handprintId = prepared.claims?.hp ?? (await deps.profiles.handprintOfDevice(deviceId).catch(() => null));
   // The automation evidence the page sent with its last collection, so risk stages judge page events too.
-  const deviceSignals = handprintId && deviceId ? await deps.profiles.deviceSignals(handprintId, deviceId).catch(() => null) : null;
+  const deviceSignals = handprintId ? await deps.profiles.deviceSignals(handprintId, deviceId).catch(() => null) : null;
   const results = await Promise.all(
     prepared.items.map(async (item, i): Promise<BrowserEventResult> => {
       if (!item.ok) return { status: 400, error: toProblem(item.error) };

@@ -1,7 +1,7 @@
 import { verifyBrowserTokenSignature } from '../handprint/token/verify.js';
 import type { BrowserTokenClaims, KeyRing } from '../handprint/token/types.js';
 import { fieldsValidationError, type VigilError } from '../errors.js';
-import { parseEventsRequest } from './validate.js';
+import { parseEventsRequest } from './schemas.js';
 
 /** Magic properties the browser may not set itself: the server fills them from what it trusts. */
 export const SERVER_OWNED_PROPERTIES = [
@@ -36,6 +36,8 @@ export interface EventsContext {
 export type PreparedEvents =
   | {
       status: 200;
+      /** The page's device, from the validated request. */
+      device_id: string;
       /** One per submitted event, in order: ingest the `ok` ones and answer the others with their problem. */
       items: Array<{ ok: true; ingest: IngestEvent } | { ok: false; error: VigilError }>;
       /** The verified token's claims (handprint link) or null; `token_warning` says why a token was not used. */
@@ -80,5 +82,5 @@ export function prepareBrowserEvents(body: unknown, ctx: EventsContext): Prepare
     };
     return { ok: true as const, ingest };
   });
-  return { status: 200, items, claims, token_warning: warning };
+  return { status: 200, device_id: request.device_id, items, claims, token_warning: warning };
 }

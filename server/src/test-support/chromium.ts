@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
-export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from '@vigil/test-kit';
+import { vigilOn } from '@vigil/test-kit';
+
+export { CHROMIUM_ARGS, CHROMIUM_PATH, cores, emulatedDevices, launchChromium } from '@vigil/test-kit';
 
 /**
  * A customer's static site on its own origin. `origin` and `otherOrigin` are the same server under two host names
@@ -63,18 +65,14 @@ export interface PageSignals {
   error?: { code: string; message: string; status?: number };
 }
 
-type VigilGlobal = {
-  setup(o?: Record<string, unknown>): unknown;
-  get(): Promise<PageSignals>;
-  track(e: string, p?: Record<string, unknown>): Promise<{ status: string; event_id: string; reason?: string }>;
-};
+type Tracked = { status: string; event_id: string; reason?: string };
 
 export interface ShopPage {
   context: BrowserContext;
   page: Page;
   setup(options?: Record<string, unknown>): Promise<void>;
   get(): Promise<PageSignals>;
-  track(event: string, properties?: Record<string, unknown>): Promise<{ status: string; event_id: string; reason?: string }>;
+  track(event: string, properties?: Record<string, unknown>): Promise<Tracked>;
 }
 
 export type VisitOptions = BrowserContextOptions & { initScript?: string; siteOrigin?: string; context?: BrowserContext };
@@ -86,17 +84,7 @@ export async function openShop(browser: Browser, site: StaticSite, vigilBase: st
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   await page.goto(`${siteOrigin ?? site.origin}/page.html?vigil=${encodeURIComponent(vigilBase)}`);
-  const shop: ShopPage = {
-    context,
-    page,
-    setup: (o) => page.evaluate((opts) => void (globalThis as unknown as { Vigil: VigilGlobal }).Vigil.setup(opts), o),
-    get: () => page.evaluate(() => (globalThis as unknown as { Vigil: VigilGlobal }).Vigil.get()),
-    track: (event, properties) =>
-      page.evaluate(([e, p]) => (globalThis as unknown as { Vigil: VigilGlobal }).Vigil.track(e as string, p as Record<string, unknown> | undefined), [
-        event,
-        properties,
-      ] as const),
-  };
+  const shop: ShopPage = { context, page, ...vigilOn<PageSignals, Tracked>(page) };
   // No url given: the script defaults to the /js address it was loaded from.
   await shop.setup();
   return shop;
@@ -111,6 +99,3 @@ export async function visit(browser: Browser, site: StaticSite, vigilBase: strin
     await shop.context.close();
   }
 }
-
-/** An init script that emulates a different core count (Playwright has no option for it). */
-export const cores = (n: number) => `Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${n} });`;

@@ -1,4 +1,13 @@
-export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium, launchChromiumServer } from './chromium.js';
+export {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  cores,
+  emulatedDevices,
+  launchChromium,
+  launchChromiumServer,
+  vigilOn,
+  type VigilCalls,
+} from './chromium.js';
 export { createTestDatabase, testDrivers, type TestDatabase, type TestDatabaseOptions, type TestDriver } from './databases.js';
 export { freePort } from './ports.js';
 export { migrationsHash, pgliteTemplate, postgresTemplate } from './template.js';

@@ -67,7 +67,10 @@ describe('track: retries', () => {
     expect(transport.requests).toHaveLength(1);
     await clock.advance(1);
     expect(transport.requests).toHaveLength(2);
-    expect(transport.requests[1]!.json).toEqual(transport.requests[0]!.json);
+    expect(transport.requests[1]!.json.events).toEqual(transport.requests[0]!.json.events);
+    // Each send is stamped with its own time: the service corrects the timestamps by the clock's error at that send.
+    const sentAt = transport.requests.map((r) => Date.parse(r.json.sent_at));
+    expect(sentAt[1]! - sentAt[0]!).toBe(750);
     expect(errors).toEqual([]);
     expect(client.queued).toBe(0);
   });

@@ -207,7 +207,8 @@ export class BatchSender {
         url: `${endpoint}/events/batch`,
         method: 'POST',
         headers: requestHeaders(this.options),
-        body: JSON.stringify({ events: batch.map((p) => p.event) }),
+        // Stamped at each send, retries included: the service corrects every timestamp by this clock's error.
+        body: JSON.stringify({ events: batch.map((p) => p.event), sent_at: new Date(clock.now()).toISOString() }),
         signal: controller.signal,
       });
     } catch (cause) {

@@ -5,6 +5,8 @@ import type { EventBody, JsonObject } from './wire.js';
 const MAX_EVENT_NAME = 200;
 const MAX_IDENTITY = 256;
 const MAX_EVENT_BYTES = 64 * 1024;
+/** What `"sent_at":"…"` adds to a POST /events body, which the service measures whole. */
+const SENT_AT_BYTES = ',"sent_at":"2000-01-01T00:00:00.000Z"'.length;
 
 export interface PreparedEvent {
   event: EventBody;
@@ -46,8 +48,8 @@ export function prepareEvent(
     return new VigilError('invalid_event', `properties of "${name}" cannot be serialised as JSON`, { cause });
   }
   const bytes = encoder.encode(json).length;
-  if (bytes > MAX_EVENT_BYTES) {
-    return new VigilError('invalid_event', `event "${name}" is ${bytes} bytes, above the ${MAX_EVENT_BYTES} byte limit`);
+  if (bytes > MAX_EVENT_BYTES - SENT_AT_BYTES) {
+    return new VigilError('invalid_event', `event "${name}" is ${bytes} bytes, above the ${MAX_EVENT_BYTES - SENT_AT_BYTES} byte limit`);
   }
   return { event, bytes };
 }

@@ -60,7 +60,8 @@ export class SingleSender {
           url: `${this.options.endpoint}/events`,
           method: 'POST',
           headers: requestHeaders(this.options, { 'idempotency-key': prepared.event.properties.event_id }),
-          body: JSON.stringify(prepared.event),
+          // The send time by this process's clock: the service corrects the timestamp by the clock's error.
+          body: JSON.stringify({ ...prepared.event, sent_at: new Date(clock.now()).toISOString() }),
           signal: controller.signal,
         });
       } catch (cause) {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { classifyJsAuthorization, corsHeaders, isOriginAllowed, type CorsPolicy } from '../../js/cors.js';
 import type { KeyStore } from '../../auth/key-store.js';
 import { VigilError } from '../../errors.js';
+import { header } from '../../ingest/accept.js';
 import type { RateLimiter } from '../rate-limit/interface.js';
 
 export interface JsGuardDeps {
@@ -12,11 +13,6 @@ export interface JsGuardDeps {
   /** Rate-limit subject prefix, so each /js endpoint has its own buckets. */
   name: string;
 }
-
-const header = (request: FastifyRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /**
  * Runs before the body is read (onRequest), so a refused caller costs no parsing. CORS headers go on first so

@@ -1,11 +1,13 @@
 import { JS_LIMITS } from '../../js/limits.js';
 import { z } from 'zod';
 import { checkedByHandler, guarded, json, problem, problems, securedBy, withBody } from '../route-schemas.js';
-import { collectRequestSchema, collectResponseSchema, eventsRequestSchema, eventsResponseSchema } from './schemas.js';
+import { collectRequestSchema, eventsRequestSchema } from '../../js/schemas.js';
+import { collectResponseSchema, eventsResponseSchema } from './schemas.js';
 
 /**
- * The /js routes' schemas (the full contract is clients/browser/SERVER_CONTRACT.md). The bodies are validated by the
- * browser kit (schemas.test.ts holds its verdicts equal to these schemas'), so they are documented, not compiled.
+ * The /js routes' schemas (the full contract is clients/browser/SERVER_CONTRACT.md). The handlers validate the bodies
+ * with these same zod schemas (js/schemas.ts): a bad event fails only itself, which Fastify's whole-body validation
+ * cannot express, and the collection is validated where it is read.
  */
 
 const pageErrors = problems([...withBody, ...guarded], {

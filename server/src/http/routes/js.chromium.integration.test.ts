@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@vigil/drizzle/schema';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
-import { cores, launchChromium, openShop, startStaticSite, visit, type PageSignals, type StaticSite, type VisitOptions } from '../../test-support/chromium.js';
+import {
+  emulatedDevices,
+  launchChromium,
+  openShop,
+  startStaticSite,
+  visit,
+  type PageSignals,
+  type StaticSite,
+  type VisitOptions,
+} from '../../test-support/chromium.js';
 
 /** A desktop-like machine: the screen is fixed, the window (viewport) may change. */
 const DESKTOP: VisitOptions = {
@@ -141,26 +150,7 @@ describe.each(testDrivers())('the browser library in real Chromium against the r
   });
 
   it('gives emulated different devices different handprints, each stable on its own revisit', async () => {
-    const variants: Record<string, VisitOptions> = {
-      screen: { ...DESKTOP, screen: { width: 2560, height: 1440 }, viewport: { width: 1600, height: 900 } },
-      pixel_ratio: { ...DESKTOP, deviceScaleFactor: 2 },
-      user_agent: {
-        ...DESKTOP,
-        userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-      },
-      timezone: { ...DESKTOP, timezoneId: 'America/New_York' },
-      locale: { ...DESKTOP, locale: 'fr-FR' },
-      cores: { ...DESKTOP, initScript: cores(12) },
-      phone: {
-        screen: { width: 390, height: 844 },
-        viewport: { width: 390, height: 844 },
-        deviceScaleFactor: 3,
-        isMobile: true,
-        hasTouch: true,
-        timezoneId: 'Europe/Berlin',
-        locale: 'de-DE',
-      },
-    };
+    const variants: Record<string, VisitOptions> = emulatedDevices(DESKTOP);
     const ids: Record<string, string | null> = { baseline: baseline.handprint_id };
     for (const [name, options] of Object.entries(variants)) ids[name] = (await visit(browser, site, server.url, options)).handprint_id;
     for (const id of Object.values(ids)) expect(id).toMatch(/^hp_/);

@@ -13,6 +13,7 @@ import httpx
 from .backoff import retry_delay_ms
 from .classify import Drop, Retry, Shrink, Success, classify_response, is_retryable_status, parse_json
 from .errors import VigilError, describe_cause
+from .event import SENT_AT_BYTES, with_sent_at
 from .options import Options, report
 
 
@@ -35,8 +36,8 @@ class CloseResult:
     dropped: int
 
 
-# Bytes of `{"events":[` + `]}`; each item adds its own size plus a comma.
-_BATCH_OVERHEAD = 13
+# Bytes of `{"events":[` + `]}` and the sent_at; each item adds its own size plus a comma.
+_BATCH_OVERHEAD = 13 + SENT_AT_BYTES
 
 
 def request_headers(options: Options) -> Dict[str, str]:
@@ -216,7 +217,8 @@ class BatchSender:
         return batch
 
     def _send(self, client: httpx.Client, batch: List[_Pending]) -> Union[httpx.Response, VigilError]:
-        body = b'{"events":[' + b",".join(p.body for p in batch) + b"]}"
+        # Stamped at each send, retries included.
+        body = with_sent_at(b'{"events":[' + b",".join(p.body for p in batch) + b"]}")
         url = f"{self._options.endpoint}/events/batch"
         try:
             return client.post(url, content=body, headers=request_headers(self._options))

@@ -11,7 +11,7 @@ import httpx
 from .batch_sender import BatchSender, request_headers
 from .classify import Drop, Retry, Shrink, Success, classify_response, parse_json
 from .errors import VigilError, describe_cause
-from .event import PreparedEvent
+from .event import PreparedEvent, with_sent_at
 from .insights import Insights, fail_open_insights, is_insights_data
 from .options import Options, report
 
@@ -40,7 +40,7 @@ class SingleSender:
             return early
         try:
             response = self._client().post(
-                self._url(), content=prepared.json, headers=self._headers(prepared), timeout=timeout
+                self._url(), content=with_sent_at(prepared.json), headers=self._headers(prepared), timeout=timeout
             )
         except httpx.TimeoutException as cause:
             return self._timed_out(prepared, timeout, cause)
@@ -55,7 +55,7 @@ class SingleSender:
         try:
             client = self._async_client(asyncio.get_running_loop())
             # The deadline is ours, not the transport's phases', so a slow trickle cannot make us late.
-            request = client.post(self._url(), content=prepared.json, headers=self._headers(prepared), timeout=timeout)
+            request = client.post(self._url(), content=with_sent_at(prepared.json), headers=self._headers(prepared), timeout=timeout)
             response = await asyncio.wait_for(request, timeout)
         except (asyncio.TimeoutError, httpx.TimeoutException) as cause:
             return self._timed_out(prepared, timeout, cause)
