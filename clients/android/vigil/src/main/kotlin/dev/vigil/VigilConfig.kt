@@ -31,6 +31,8 @@ class VigilConfig {
      * after every sync; a transfer or deactivation then reaches an idle app too. 0 or less: only on sync.
      */
     var registrationRefreshIntervalMillis: Long = RegistrationWatch.DEFAULT_REFRESH_MILLIS
+
+    /**
      * How long the default HTTP client waits to connect, and then for an answer (10 s and 15 s). A server that
      * accepts and never answers holds a `track` no longer than these; the event stays queued. Ignored with your
      * own [httpClient] (its timeouts apply).
