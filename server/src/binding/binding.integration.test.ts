@@ -3,6 +3,7 @@ import { deviceKeys } from '@vigil/drizzle/schema';
 import { SecurityLevel } from '@peculiar/asn1-android';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../test-support/databases.js';
+import { unbindKey } from './store.js';
 import { attestationChain, deviceKey, rootCa, signedHeaders, type TestDeviceKey } from '../test-support/device-keys.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
@@ -106,5 +107,17 @@ describe.each(testDrivers())('device binding on %s', (driver) => {
     const key = deviceKey();
     expect((await send('/devices/dev-wk/register', { user_id: 'ana', device_key: presented(key) }, key)).status).toBe(200);
     expect((await send('/devices/dev-wk/deactivate', { reason: 'closed account' }, null, { apiKey: server.writeKey })).status).toBe(200);
+  });
+
+  it('binds the new key of a reinstalled app once the old binding is forgotten (vigil devices unbind)', async () => {
+    const old = deviceKey();
+    expect((await send('/devices/dev-re/register', { user_id: 'ana', device_key: presented(old) }, old)).status).toBe(200);
+    const reinstalled = deviceKey();
+    expect((await send('/devices/dev-re/register', { user_id: 'ana', device_key: presented(reinstalled) }, reinstalled)).body.code).toBe('device_key_mismatch');
+    expect(await unbindKey(server.database.db, 'dev-re')).toBe(true);
+    expect(await unbindKey(server.database.db, 'dev-re')).toBe(false);
+    expect((await send('/devices/dev-re/register', { user_id: 'ana', device_key: presented(reinstalled) }, reinstalled)).status).toBe(200);
+    expect(await batchTags('dev-re', reinstalled)).not.toContain('device_key_mismatch');
+    expect(await batchTags('dev-re', old)).toContain('device_key_mismatch');
   });
 });

@@ -32,3 +32,18 @@ export async function bindKey(db: Queryable, key: BoundKey, attestation: Attesta
     })
     .onConflictDoNothing();
 }
+
+/** A device's binding as the CLI shows it. */
+export async function bindingOf(db: Queryable, deviceId: string) {
+  const [row] = await db.select().from(deviceKeys).where(eq(deviceKeys.deviceId, deviceId)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Forgets a device's key (the app was reinstalled and its Keystore key is gone): its next registration that presents
+ * a key binds that one. Whether a row was removed.
+ */
+export async function unbindKey(db: Queryable, deviceId: string): Promise<boolean> {
+  const removed = await db.delete(deviceKeys).where(eq(deviceKeys.deviceId, deviceId)).returning({ deviceId: deviceKeys.deviceId });
+  return removed.length > 0;
+}
