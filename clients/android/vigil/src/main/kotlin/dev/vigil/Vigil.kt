@@ -6,6 +6,7 @@ import dev.vigil.android.ConnectivityNetworkStatus
 import dev.vigil.android.DeviceIdProvider
 import dev.vigil.android.SharedPreferencesStore
 import dev.vigil.android.SqliteEventQueue
+import dev.vigil.android.deviceSigner
 import dev.vigil.android.signals.AndroidDeviceSignals
 import dev.vigil.core.PropertiesBuilder
 import dev.vigil.core.VigilClient
@@ -71,6 +72,7 @@ object Vigil {
                         deviceProperties = mapOf("device_model" to Build.MODEL, "os_version" to Build.VERSION.RELEASE),
                         logger = config.logger,
                         syncPeriodMillis = config.syncIntervalMillis,
+                        deviceSigner = { id -> deviceSigner(id, store, config.logger) },
                     )
                 )
                 instance = Instance(client, queue)

@@ -1,5 +1,6 @@
 package dev.vigil.core
 
+import dev.vigil.core.binding.DeviceSigner
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.http.UrlConnectionHttpClient
 import dev.vigil.core.platform.Clock
@@ -35,4 +36,9 @@ internal class VigilOptions(
     val syncPeriodMillis: Long = 15 * 60_000L,
     /** Where blocking work (SQLite, HTTP) runs; never the main thread. */
     val dispatcher: CoroutineDispatcher = Dispatchers.IO,
+    /**
+     * The device key for this device id (README, "Device binding"), made at first use off the main thread; null:
+     * requests go unsigned and the device is never bound.
+     */
+    val deviceSigner: ((deviceId: String) -> DeviceSigner)? = null,
 )

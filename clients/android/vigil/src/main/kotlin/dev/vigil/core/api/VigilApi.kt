@@ -1,5 +1,6 @@
 package dev.vigil.core.api
 
+import dev.vigil.core.binding.RequestSigner
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.http.HttpRequest
 import dev.vigil.core.http.HttpResponse
@@ -16,6 +17,8 @@ internal class VigilApi(
     private val apiKey: String,
     private val http: HttpClient,
     private val clock: Clock,
+    /** Signs registration changes and event batches once this device has a key (README, "Device binding"). */
+    private val signer: () -> RequestSigner? = { null },
 ) {
     private val base = endpoint.trimEnd('/')
 
@@ -86,8 +89,11 @@ internal class VigilApi(
         })
     }
 
-    fun register(deviceId: String, userId: String, metadata: Map<String, Any?>): Call =
-        call("POST", "/devices/${encode(deviceId)}/register", Json.stringify(mapOf("user_id" to userId, "metadata" to metadata)))
+    fun register(deviceId: String, userId: String, metadata: Map<String, Any?>): Call {
+        val body = linkedMapOf<String, Any?>("user_id" to userId, "metadata" to metadata)
+        signer()?.let { body["device_key"] = it.deviceKey() }
+        return call("POST", "/devices/${encode(deviceId)}/register", Json.stringify(body))
+    }
 
     fun registration(deviceId: String): Call = call("GET", "/devices/${encode(deviceId)}/registration", null)
 
@@ -111,7 +117,10 @@ internal class VigilApi(
     private fun send(method: String, path: String, body: String?): HttpResponse {
         val headers = linkedMapOf("Authorization" to "Bearer $apiKey", "Accept" to "application/json")
         if (body != null) headers["Content-Type"] = "application/json"
-        return http.execute(HttpRequest(method, base + path, headers, body?.toByteArray(Charsets.UTF_8)))
+        val bytes = body?.toByteArray(Charsets.UTF_8)
+        // The signature covers the bytes as sent; reads (GET) change nothing and go unsigned.
+        if (method == "POST") signer()?.let { headers.putAll(it.headers(method, path, bytes)) }
+        return http.execute(HttpRequest(method, base + path, headers, bytes))
     }
 
     private fun wireEvent(e: PendingEvent): Map<String, Any?> {
