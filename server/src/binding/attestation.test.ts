@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { SecurityLevel } from '@peculiar/asn1-android';
 import { describe, expect, it } from 'vitest';
 import { attestationChain, attestedLeaf, der64, deviceKey, intermediateCa, rootCa } from '../test-support/device-keys.js';
 import { verifyAttestation } from './attestation.js';
-import { trustedRoots } from './roots.js';
+import { certificatesOfPem, trustedRoots } from './roots.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const challenge = Buffer.from('device-42', 'utf8');
@@ -14,6 +15,24 @@ async function setup(level = SecurityLevel.trustedEnvironment) {
 }
 
 describe('verifyAttestation', () => {
+  it("verifies a real device's chain to Google's shipped root: a TEE key, challenge `challenge`", () => {
+    // google/android-key-attestation, server/src/test/resources/normal_cert_chain.pem (Apache 2.0): a KeyMint key
+    // certified through remotely provisioned Droid CA3/CA2 up to Google's RSA root (its 2019 certificate, the
+    // key shipped here). Its provisioned certificates were valid in March 2023.
+    const certs = certificatesOfPem(readFileSync(new URL('./fixtures/google-tee-chain.pem', import.meta.url), 'utf8'));
+    const input = {
+      chain: certs.map((c) => c.raw.toString('base64')),
+      publicKey: certs[0]!.publicKey.export({ type: 'spki', format: 'der' }),
+      challenge: Buffer.from('challenge'),
+      roots: trustedRoots(undefined),
+      now: new Date('2023-03-01T00:00:00Z'),
+    };
+    expect(verifyAttestation(input)).toMatchObject({ level: 'hardware', problem: null });
+    expect(verifyAttestation(input).chain.at(-1)!.issuer).toBe('serialNumber=f92009e853b6b045');
+    expect(verifyAttestation({ ...input, challenge: Buffer.from('device-42') }).problem).toBe('wrong_challenge');
+    expect(verifyAttestation({ ...input, now: new Date() }).problem).toBe('expired');
+  });
+
   it('concludes hardware, StrongBox or software from a chain that verifies to a trusted root', async () => {
     for (const [level, expected] of [
       [SecurityLevel.trustedEnvironment, 'hardware'],
