@@ -118,8 +118,9 @@ internal class VigilApi(
         val headers = linkedMapOf("Authorization" to "Bearer $apiKey", "Accept" to "application/json")
         if (body != null) headers["Content-Type"] = "application/json"
         val bytes = body?.toByteArray(Charsets.UTF_8)
-        // The signature covers the bytes as sent; reads (GET) change nothing and go unsigned.
-        if (method == "POST") signer()?.let { headers.putAll(it.headers(method, path, bytes)) }
+        // The signature covers the bytes as sent; reads (GET) change nothing and go unsigned. A key that fails to
+        // sign sends the request unsigned: the server then tags or refuses it, which is what it is, never a crash.
+        if (method == "POST") signer()?.let { s -> runCatching { s.headers(method, path, bytes) }.getOrNull()?.let(headers::putAll) }
         return http.execute(HttpRequest(method, base + path, headers, bytes))
     }
 
