@@ -106,6 +106,8 @@ describe.each(testDrivers())('device binding on %s', (driver) => {
   it("lets the operator's backend (write key) move a bound device without the device's signature", async () => {
     const key = deviceKey();
     expect((await send('/devices/dev-wk/register', { user_id: 'ana', device_key: presented(key) }, key)).status).toBe(200);
+    const backendEvent = await server.post('/events', { event: 'transfer', properties: { device_id: 'dev-wk' } }, { key: server.writeKey });
+    expect(backendEvent.body.current_tags).not.toContain('device_key_mismatch');
     expect((await send('/devices/dev-wk/deactivate', { reason: 'closed account' }, null, { apiKey: server.writeKey })).status).toBe(200);
   });
 
