@@ -9,3 +9,4 @@ export * from './schema/behaviors.js';
 export * from './schema/intel.js';
 export * from './schema/webhooks.js';
 export * from './schema/data-requests.js';
+export * from './schema/device-keys.js';

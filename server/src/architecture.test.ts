@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
  * | 4     | webhooks                                         | subscriptions, the transactional outbox, delivery        |
  * | 5     | auth                                             | keys, supervisors, sessions, the supervisor guard        |
  * | 6     | registry                                         | device registry                                          |
- * | 7     | behaviors, risk, handprint, reporting, retention | insight stages and the features beside them              |
+ * | 7     | behaviors, risk, handprint, reporting, retention, binding | insight stages and the features beside them     |
  * | 8     | config                                           | env and file config, composed from features' schemas     |
  * | 9     | ingest                                           | accepting, normalizing and storing events                |
  * | 10    | js, live, backup                                 | the /js browser side, the live feed, backup and restore  |
@@ -34,7 +34,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['webhooks'],
   ['auth'],
   ['registry'],
-  ['behaviors', 'risk', 'handprint', 'reporting', 'retention'],
+  ['behaviors', 'risk', 'handprint', 'reporting', 'retention', 'binding'],
   ['config'],
   ['ingest'],
   ['js', 'live', 'backup'],

@@ -14,6 +14,7 @@ import { webhooksCommand } from './cli/webhooks.js';
 import { backupCommand } from './cli/backup.js';
 import { restoreCommand } from './cli/restore.js';
 import { identityCommand } from './cli/identity.js';
+import { devicesCommand } from './cli/devices.js';
 import { BackupError } from './backup/errors.js';
 
 const USAGE = `Usage: vigil <command>
@@ -49,6 +50,7 @@ const USAGE = `Usage: vigil <command>
   restore --from FILE [--force]                   restore a backup into an empty database (--force: replace what is there)
   identity export IDENTITY                        JSON of everything held about an identity (audited)
   identity erase IDENTITY [--json]                erase an identity, its e-mails and phones; counters keep their totals (audited)
+  devices key|unbind DEVICE_ID [--json]           show a device's bound key, or forget it (README, Device binding)
 
 See the README for every environment variable and the config file.`;
 
@@ -84,6 +86,8 @@ async function main(argv: string[]): Promise<void> {
       return restoreCommand(args);
     case 'identity':
       return identityCommand(args);
+    case 'devices':
+      return devicesCommand(args);
     case undefined:
     case 'help':
     case '--help':

@@ -28,6 +28,7 @@ export const errorCatalog = {
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
   webhook_endpoint_refused: { status: 400, title: 'The webhook endpoint is not allowed (not http(s), or a private address)' },
+  device_key_mismatch: { status: 403, title: 'The request is not signed by the key this device registered' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

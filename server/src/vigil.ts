@@ -16,6 +16,9 @@ import { MemoryRateLimiter } from './http/rate-limit/memory.js';
 import { noopRateLimiter } from './http/rate-limit/noop.js';
 import { authRoutes } from './http/routes/auth.js';
 import { deviceRoutes } from './http/routes/devices.js';
+import { DeviceBinding } from './binding/binding.js';
+import { trustedRoots } from './binding/roots.js';
+import { createBindingStage } from './binding/stage.js';
 import { eventExportRoutes } from './http/routes/event-export.js';
 import { eventRoutes } from './http/routes/events.js';
 import { jsRoutes } from './http/routes/js.js';
@@ -66,6 +69,7 @@ export interface CreateVigilOptions {
 export async function createStages(config: Config, database: DatabaseHandle): Promise<InsightStage[]> {
   return [
     createRegistryStage({ multiUserWindowDays: config.env.VIGIL_MULTI_USER_WINDOW_DAYS }),
+    createBindingStage(),
     await createBehaviorsStage(config.file.behaviors, database),
     createNetworkStage({ intel: config.file.intel, configPath: config.env.VIGIL_CONFIG, trustedProxies: config.env.VIGIL_TRUSTED_PROXIES }),
     deviceIntegrityStage,
@@ -90,6 +94,7 @@ function registryServices<T extends { config: Config; database: DatabaseHandle }
       defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS,
     }),
     supervisorDevices: new SupervisorDevices(options.database, registry),
+    binding: new DeviceBinding({ roots: trustedRoots(env.VIGIL_ATTESTATION_EXTRA_ROOTS) }),
     behaviorDefinitions: new BehaviorDefinitions(options.database.db),
     loginLimiters: loginLimiters(perMinute),
     sessionTtlMs: env.VIGIL_SESSION_TTL_HOURS * HOUR_MS,

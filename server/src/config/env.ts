@@ -119,6 +119,8 @@ export const envSchema = z.object({
   VIGIL_JS_TOKEN_TTL_SECONDS: int(60, 3600).default(600),
   /** How many POST /events may use one browser_token. */
   VIGIL_JS_TOKEN_MAX_USES: int(1, 1000).default(5),
+  /** Extra roots for Android key attestation chains besides Google's (PEM text, or a PEM file's path): a private PKI, tests. */
+  VIGIL_ATTESTATION_EXTRA_ROOTS: z.string().optional(),
   /** Secret mixed into handprint ids and lookup keys (≥ 16 chars). Unset: generated once, kept in the database. */
   VIGIL_HANDPRINT_SALT: z.string().min(16).optional(),
   /** POST /js/collect per client IP: sustained requests per second (0 disables) and burst. */

@@ -17,6 +17,8 @@ export const defaultTagWeights: Record<string, number> = {
   bot: 0.5,
   new_device: 0.15,
   unregistered: 0.1,
+  // A request for a device bound to a hardware key that the key did not sign: someone else speaking for the device.
+  device_key_mismatch: 0.9,
 };
 
 export const DEFAULT_BLOCK_THRESHOLD = 0.8;

@@ -83,5 +83,6 @@ export function normalizeEvent(input: EventInput, ctx: RequestContext, now: Date
     receivedAt: now,
     warnings,
     forwarding: claimed === undefined || ctx.keyKind === 'client' ? (ctx.forwarding ?? null) : null,
+    deviceSignature: { signature: ctx.deviceSignature ?? null, clientKey: ctx.keyKind === 'client' },
   };
 }

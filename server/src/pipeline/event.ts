@@ -25,6 +25,23 @@ export interface RequestContext {
   forwarding?: ForwardingEvidence;
   /** A batch's `sent_at` (sender's clock), for the events that carry none of their own. */
   sentAt?: string;
+  /** The request's device signature headers, when it carried them (README, "Device binding"). */
+  deviceSignature?: DeviceSignature;
+}
+
+/**
+ * A request's device signature as the HTTP edge read it, not yet verified: only the device's registered key can
+ * tell, and the binding stage checks it against that key for each event naming a bound device.
+ */
+export interface DeviceSignature {
+  /** `Vigil-Device-Key-Id`: base64url SHA-256 of the signing key's SPKI. */
+  keyId: string;
+  /** `Vigil-Signature-Time`, Unix seconds by the device's clock. */
+  time: number;
+  /** `Vigil-Device-Signature`: ECDSA P-256 SHA-256, DER. */
+  signature: Buffer;
+  /** The canonical signing input the device signed, rebuilt from the request. */
+  signedInput: string;
 }
 
 /** An event after validation, with magic properties pulled out; this is what gets stored and evaluated. */
@@ -49,4 +66,6 @@ export interface NormalizedEvent {
   forwarding?: ForwardingEvidence | null;
   /** A handprint established elsewhere (a verified browser_token); it wins over the server-side one. */
   handprintId?: string | null;
+  /** The request's device signature, and whether a client key sent it (only those are held to the binding). */
+  deviceSignature?: { signature: DeviceSignature | null; clientKey: boolean };
 }

@@ -22,6 +22,15 @@ export type ApplyOutcome =
   | { ok: true; registration: Registration; changed: boolean; previous: Registration | null }
   | { ok: false; reason: Refusal | 'unknown_device'; registration: Registration | null };
 
+/**
+ * Checks a move carries along in its transaction (device binding: the request's signature, the key it binds). `before`
+ * runs under the device's lock and refuses the move by throwing; `accepted` runs once the move was accepted.
+ */
+export interface MoveHooks {
+  before?(tx: Queryable): Promise<void>;
+  accepted?(tx: Queryable): Promise<void>;
+}
+
 const REGISTRY_LOCK_SEED = 0x72_65_67; // "reg"
 
 export function toRegistration(row: RegistrationRow): Registration {
@@ -75,10 +84,11 @@ export class RegistryRepository {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async apply(deviceId: string, command: Command, actor: Actor): Promise<ApplyOutcome> {
+  async apply(deviceId: string, command: Command, actor: Actor, hooks: MoveHooks = {}): Promise<ApplyOutcome> {
     return this.database.db.transaction(async (tx) => {
       // A row lock cannot guard a row that does not exist yet (the first registration), an advisory lock can.
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${deviceId}, ${REGISTRY_LOCK_SEED}))`);
+      await hooks.before?.(tx);
       const [row] = await tx.select().from(registrations).where(eq(registrations.deviceId, deviceId)).limit(1);
       const current = row ? toRegistration(row) : null;
       if (!current && command.type !== 'register' && !(await this.isKnown(tx, deviceId))) {
@@ -113,7 +123,10 @@ export class RegistryRepository {
           },
         });
       }
-      if (decided.ok) return { ok: true, registration: decided.next, changed: decided.changed, previous: current };
+      if (decided.ok) {
+        await hooks.accepted?.(tx);
+        return { ok: true, registration: decided.next, changed: decided.changed, previous: current };
+      }
       return { ok: false, reason: decided.refusal, registration: current };
     });
   }

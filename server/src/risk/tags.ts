@@ -14,6 +14,7 @@ export const tagCatalog = {
   bot: { severity: 'high', meaning: 'Browser automation detected (Vigil addition).' },
   new_device: { severity: 'medium', meaning: 'Device younger than 24 hours.' },
   unregistered: { severity: 'medium', meaning: 'Device is not registered.' },
+  device_key_mismatch: { severity: 'critical', meaning: 'Request for a device bound to a key, not signed by that key (Vigil addition).' },
 } as const satisfies Record<string, { severity: Severity; meaning: string }>;
 
 export type KnownTag = keyof typeof tagCatalog;

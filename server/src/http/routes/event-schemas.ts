@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signatureHeaderFields } from '../../binding/schemas.js';
 import { honeypotEventSchema } from '../../ingest/honeypot.js';
 import { insightsSchema } from '../../pipeline/insights.js';
 import { limits } from '../../ingest/limits.js';
@@ -37,7 +38,7 @@ export const postEventSchema = {
     "Also accepts the Honeypot SDKs' body (HoneypotEvent, recognised by event_name) and key header (X-API-Key), and then answers HoneypotAnswer; " +
     'orig_request_headers, orig_request_body and orig_request_params are never stored.',
   security: securedBy('writeKey', 'honeypotApiKey'),
-  headers: checkedByHandler(z.object({ 'Idempotency-Key': z.string().max(limits.idMax).optional() })),
+  headers: checkedByHandler(z.object({ 'Idempotency-Key': z.string().max(limits.idMax).optional(), ...signatureHeaderFields })),
   body: checkedByHandler(z.union([eventInputSchema, honeypotEventSchema])),
   response: { 200: json('Insights (HoneypotAnswer for a HoneypotEvent)', z.union([insightsSchema, honeypotAnswerSchema])), ...eventErrors },
 };
@@ -54,6 +55,7 @@ export const postBatchSchema = {
   description:
     'The body may be gzipped (Content-Encoding: gzip, as the Android library sends it); the size limit applies to the decompressed body (413 past it, 400 for a body that is not gzip, 415 for another encoding).',
   security: securedBy('writeKey', 'clientKey'),
+  headers: checkedByHandler(z.object(signatureHeaderFields)),
   body: checkedByHandler(batchInputSchema),
   response: { 200: json('Per-item results: {status: 200, insights} or {status: 4xx/5xx, error: Problem}', batchAnswer), ...eventErrors },
 };

@@ -8,6 +8,7 @@ import { limits } from '../../ingest/limits.js';
 import { batchInputSchema } from '../../ingest/schema.js';
 import { acceptEvent, header, requestContext, type AcceptOptions } from '../../ingest/accept.js';
 import { fromHoneypot, honeypotAnswer, honeypotEventSchema, isHoneypotEvent } from '../../ingest/honeypot.js';
+import { bodyDigest, deviceSignatureOf } from '../body-digest.js';
 import { requireKey, type GuardDeps } from '../guards.js';
 import { postBatchSchema, postEventLinks, postEventSchema } from './event-schemas.js';
 
@@ -30,7 +31,7 @@ export interface EventRouteDeps extends GuardDeps {
 export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
   // POST /events takes the write key; the Android library syncs its queue with a client key.
   const writeKeyOrApiKey = requireKey(deps, ['write'], { apiKeyHeader: true });
-  const single = { schema: postEventSchema, links: postEventLinks, bodyLimit: limits.eventBodyBytes, preHandler: writeKeyOrApiKey };
+  const single = { schema: postEventSchema, links: postEventLinks, bodyLimit: limits.eventBodyBytes, preParsing: bodyDigest, preHandler: writeKeyOrApiKey };
   app.post('/events', single, async (request, reply) => {
     const ctx = context(request, header(request, 'idempotency-key'));
     if (isHoneypotEvent(request.body)) {
@@ -44,7 +45,7 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
     return outcome.insights;
   });
 
-  const batch = { schema: postBatchSchema, bodyLimit: limits.batchBodyBytes, preHandler: requireKey(deps, ['write', 'client']) };
+  const batch = { schema: postBatchSchema, bodyLimit: limits.batchBodyBytes, preParsing: bodyDigest, preHandler: requireKey(deps, ['write', 'client']) };
   app.post('/events/batch', batch, async (request) => {
     const parsed = batchInputSchema.safeParse(request.body);
     if (!parsed.success) throw validationError(parsed.error, 'Invalid batch');
@@ -73,7 +74,9 @@ export function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): void {
 type BatchResult = { status: 200; insights: Insights } | { status: number; error: Problem };
 
 function context(request: FastifyRequest, idempotencyKey: string | undefined) {
-  return requestContext(request, { keyId: request.apiKey!.id, keyKind: request.apiKey!.kind, idempotencyKey, forwarding: true });
+  const ctx = requestContext(request, { keyId: request.apiKey!.id, keyKind: request.apiKey!.kind, idempotencyKey, forwarding: true });
+  const signature = deviceSignatureOf(request);
+  return signature ? { ...ctx, deviceSignature: signature } : ctx;
 }
 
 /** A backend's event: a properties.browser_token links it to that browser's handprint and device. */

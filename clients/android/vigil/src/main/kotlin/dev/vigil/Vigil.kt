@@ -7,6 +7,7 @@ import dev.vigil.android.DeviceIdProvider
 import dev.vigil.android.JobDeliveryScheduler
 import dev.vigil.android.SharedPreferencesStore
 import dev.vigil.android.SqliteEventQueue
+import dev.vigil.android.deviceSigner
 import dev.vigil.android.signals.AndroidDeviceSignals
 import dev.vigil.core.PropertiesBuilder
 import dev.vigil.core.VigilClient
@@ -81,6 +82,7 @@ object Vigil {
                         registrationWatch = registrationWatch,
                         registrationRefreshMillis = config.registrationRefreshIntervalMillis,
                         scheduler = scheduler,
+                        deviceSigner = { id -> deviceSigner(id, store, config.logger) },
                     )
                 )
                 instance = Instance(client, queue, scheduler)

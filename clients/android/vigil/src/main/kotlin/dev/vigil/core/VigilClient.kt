@@ -2,6 +2,7 @@ package dev.vigil.core
 
 import dev.vigil.core.api.Timestamps
 import dev.vigil.core.api.VigilApi
+import dev.vigil.core.binding.RequestSigner
 import dev.vigil.core.json.Json
 import dev.vigil.core.model.DeviceRegistration
 import dev.vigil.core.model.Parsing
@@ -44,7 +45,12 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     private val queue = options.queue
     private val registrationCache = RegistrationCache(store, options.registrationWatch, logger)
     private val insightsCache = InsightsCache(store)
-    private val api = VigilApi(options.endpoint, options.apiKey, options.http, options.clock)
+    /** Null when no signer was given or the key could not be made (logged): requests then go unsigned. */
+    private val requestSigner: RequestSigner? by lazy {
+        val make = options.deviceSigner ?: return@lazy null
+        guard(null) { RequestSigner(make(deviceId), options.clock) }
+    }
+    private val api = VigilApi(options.endpoint, options.apiKey, options.http, options.clock, signer = { requestSigner })
     private val syncer = Syncer(
         queue = queue,
         api = api,
@@ -75,6 +81,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
         scope.launch { deviceId } // derive the id (MediaDrm, disk) off the caller's thread
         scope.launch { registrationCache.seedWatch() }
         scope.launch { refreshRegistrationOnSchedule() }
+        scope.launch { requestSigner } // the device key is made at first start (Keystore key generation is slow)
         networkHandle = guard(null) { options.network.observe { requestSync(refreshRegistration = true) } }
         scope.launch {
             while (isActive) {

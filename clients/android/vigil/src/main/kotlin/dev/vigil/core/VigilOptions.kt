@@ -1,5 +1,6 @@
 package dev.vigil.core
 
+import dev.vigil.core.binding.DeviceSigner
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.http.UrlConnectionHttpClient
 import dev.vigil.core.platform.Clock
@@ -43,4 +44,9 @@ internal class VigilOptions(
     val registrationRefreshMillis: Long = RegistrationWatch.DEFAULT_REFRESH_MILLIS,
     /** Wakes the app to deliver queued events after this process is gone (JobScheduler on Android). */
     val scheduler: DeliveryScheduler = DeliveryScheduler.NONE,
+    /**
+     * The device key for this device id (README, "Device binding"), made at first use off the main thread; null:
+     * requests go unsigned and the device is never bound.
+     */
+    val deviceSigner: ((deviceId: String) -> DeviceSigner)? = null,
 )

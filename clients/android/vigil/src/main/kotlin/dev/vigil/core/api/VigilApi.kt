@@ -1,5 +1,6 @@
 package dev.vigil.core.api
 
+import dev.vigil.core.binding.RequestSigner
 import dev.vigil.core.http.HttpClient
 import dev.vigil.core.http.HttpRequest
 import dev.vigil.core.http.HttpResponse
@@ -18,6 +19,8 @@ internal class VigilApi(
     private val apiKey: String,
     private val http: HttpClient,
     private val clock: Clock,
+    /** Signs registration changes and event batches once this device has a key (README, "Device binding"). */
+    private val signer: () -> RequestSigner? = { null },
 ) {
     private val base = endpoint.trimEnd('/')
 
@@ -89,8 +92,11 @@ internal class VigilApi(
         })
     }
 
-    fun register(deviceId: String, userId: String, metadata: Map<String, Any?>): Call =
-        call("POST", "/devices/${encode(deviceId)}/register", Json.stringify(mapOf("user_id" to userId, "metadata" to metadata)))
+    fun register(deviceId: String, userId: String, metadata: Map<String, Any?>): Call {
+        val body = linkedMapOf<String, Any?>("user_id" to userId, "metadata" to metadata)
+        signer()?.let { body["device_key"] = it.deviceKey() }
+        return call("POST", "/devices/${encode(deviceId)}/register", Json.stringify(body))
+    }
 
     fun registration(deviceId: String): Call = call("GET", "/devices/${encode(deviceId)}/registration", null)
 
@@ -115,6 +121,10 @@ internal class VigilApi(
         val headers = linkedMapOf("Authorization" to "Bearer $apiKey", "Accept" to "application/json")
         if (body != null) headers["Content-Type"] = "application/json"
         var bytes = body?.toByteArray(Charsets.UTF_8)
+        // The signature covers the JSON as the server's route reads it (after it inflates a gzipped body); reads (GET)
+        // change nothing and go unsigned. A key that fails to sign sends the request unsigned: the server then tags or
+        // refuses it, which is what it is, never a crash.
+        if (method == "POST") signer()?.let { s -> runCatching { s.headers(method, path, bytes) }.getOrNull()?.let(headers::putAll) }
         if (bytes != null && gzipped) {
             bytes = gzip(bytes)
             headers["Content-Encoding"] = "gzip"
