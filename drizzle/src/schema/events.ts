@@ -52,10 +52,18 @@ export const events = pgTable(
     index('events_handprint_occurred_idx').on(t.handprintId, t.occurredAt),
     /** Received order with its tie-breaker: the keyset of incremental reads and exports (events(order: RECEIVED_ASC)). */
     index('events_received_id_idx').on(t.receivedAt, t.id),
-    /** The user the device was registered to when the event was answered (reporting filter `userId`). */
-    index('events_registered_user_idx').on(sql`(${t.response}->'device'->>'registered_to')`, t.occurredAt),
-    /** The device's registration branch when the event was answered (reporting filter `branch`). */
-    index('events_registered_branch_idx').on(sql`(${t.response}->'device'->'metadata'->>'branch')`, t.occurredAt),
+    /**
+     * The user the device was registered to when the event was answered (reporting filter `userId`). Partial: most
+     * events come from unregistered devices, and an entry for them would be written on every insert and never read
+     * (the filter's `=` only matches non-null values).
+     */
+    index('events_registered_user_idx')
+      .on(sql`(${t.response}->'device'->>'registered_to')`, t.occurredAt)
+      .where(sql`(${t.response}->'device'->>'registered_to') IS NOT NULL`),
+    /** The device's registration branch when the event was answered (reporting filter `branch`); partial, as above. */
+    index('events_registered_branch_idx')
+      .on(sql`(${t.response}->'device'->'metadata'->>'branch')`, t.occurredAt)
+      .where(sql`(${t.response}->'device'->'metadata'->>'branch') IS NOT NULL`),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handprintIdFor } from './match/keys.js';
-import { ipNetwork, legacyServerHandprint, primaryLanguage, serverHandprint as keyed } from './server-signals.js';
+import { ipNetwork, legacyServerHandprint, primaryLanguage, ServerHandprints, serverHandprint as keyed } from './server-signals.js';
 
 const SECRET = 'installation-a';
 const serverHandprint = (signals: Parameters<typeof keyed>[0]) => keyed(signals, SECRET);
@@ -33,6 +33,17 @@ describe('serverHandprint', () => {
     expect(serverHandprint({ ...base, userAgent: 'curl/8' })).not.toBe(serverHandprint(base));
     expect(serverHandprint({ ...base, acceptLanguage: 'de-DE' })).not.toBe(serverHandprint(base));
     expect(serverHandprint({ ...base, ip: '198.51.100.7' })).not.toBe(serverHandprint(base));
+  });
+});
+
+describe('ServerHandprints', () => {
+  it('gives the ids serverHandprint gives, remembered or not, and past the point where it starts over', () => {
+    const handprints = new ServerHandprints(SECRET);
+    const inputs = Array.from({ length: 10_050 }, (_, i) => ({ ...base, ip: `10.${i >> 8}.${i & 255}.1` }));
+    for (const round of [1, 2]) {
+      for (const signals of inputs) expect(handprints.of(signals), `round ${round}`).toBe(serverHandprint(signals));
+    }
+    expect(new ServerHandprints('installation-b').of(base)).toBe(keyed(base, 'installation-b'));
   });
 });
 

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { base32, hmacSha256 } from './crypto.js';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { base32 } from './crypto.js';
 
 export interface ServerSignals {
   userAgent: string | null;
@@ -44,7 +44,37 @@ function material(signals: ServerSignals): string {
  * handprints (`hp_` + 26 lower-case base32). The browser and Android libraries add richer components; this is the floor.
  */
 export function serverHandprint(signals: ServerSignals, secret: string): string {
-  return `hp_${base32(hmacSha256(secret, material(signals)), 26)}`;
+  return idOf(secret, material(signals));
+}
+
+const idOf = (key: KeyObject | string, input: string) => `hp_${base32(createHmac('sha256', key).update(input, 'utf8').digest(), 26)}`;
+
+/** How many distinct inputs `ServerHandprints` remembers before it starts over. */
+const REMEMBERED = 10_000;
+
+/**
+ * `serverHandprint` for every event of a process: the same inputs (a user agent, a language and an IP network)
+ * come back on event after event, and the HMAC (with its key set up anew from the secret on each call) costs far
+ * more than looking the id up. The memo is bounded and starts over when full; an id only depends on its inputs.
+ */
+export class ServerHandprints {
+  private readonly ids = new Map<string, string>();
+  private readonly key: KeyObject;
+
+  constructor(secret: string) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
+
+  of(signals: ServerSignals): string {
+    const input = material(signals);
+    let id = this.ids.get(input);
+    if (id === undefined) {
+      id = idOf(this.key, input);
+      if (this.ids.size >= REMEMBERED) this.ids.clear();
+      this.ids.set(input, id);
+    }
+    return id;
+  }
 }
 
 /**

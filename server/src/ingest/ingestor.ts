@@ -1,7 +1,7 @@
 import { faultKind } from '../db/faults.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import type { LegacyHandprintLinks } from '../handprint/legacy-links.js';
-import { legacyServerHandprint, serverHandprint, type ServerSignals } from '../handprint/server-signals.js';
+import { legacyServerHandprint, ServerHandprints, type ServerSignals } from '../handprint/server-signals.js';
 import type { RiskOptions } from '../risk/evaluate.js';
 import type { FactCache } from '../pipeline/fact-cache.js';
 import { GroupCommitter, type ItemFailure } from './group-commit.js';
@@ -40,8 +40,10 @@ function retryable(error: unknown): boolean {
 /** The ingestion path: an event in, durable storage, insights out. */
 export class Ingestor {
   private readonly committer: GroupCommitter<PendingEvent, StoredOutcome>;
+  private readonly handprints: ServerHandprints;
 
   constructor(private readonly options: IngestorOptions) {
+    this.handprints = new ServerHandprints(options.handprintSecret);
     this.committer = new GroupCommitter({
       maxBatch: options.maxBatch,
       concurrency: options.database.maxConcurrency,
@@ -60,7 +62,7 @@ export class Ingestor {
 
   private async serverHandprint(event: NormalizedEvent): Promise<string> {
     const signals: ServerSignals = { userAgent: event.userAgent, acceptLanguage: event.acceptLanguage, ip: event.ip };
-    const id = serverHandprint(signals, this.options.handprintSecret);
+    const id = this.handprints.of(signals);
     await this.options.legacyHandprints?.link(id, legacyServerHandprint(signals));
     return id;
   }
