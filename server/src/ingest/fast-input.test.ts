@@ -46,6 +46,10 @@ const bodies: [string, unknown][] = [
   ['an unknown top-level field', { ...login, extra: 1 }],
   ['sent_at', { ...login, sent_at: '2026-01-01T00:00:00Z' }],
   ['sent_at not a time', { ...login, sent_at: 'yesterday' }],
+  ['sent_at with an offset and milliseconds', { ...login, sent_at: '2026-01-01T01:00:00.250+01:00' }],
+  ['sent_at on 30 February', { ...login, sent_at: '2026-02-30T00:00:00Z' }],
+  ['sent_at a number', { ...login, sent_at: 1700000000000 }],
+  ['sent_at null', { ...login, sent_at: null }],
   ['properties an array', { event: 'x', properties: [1] }],
   ['properties null', { event: 'x', properties: null }],
   ['properties a string', { event: 'x', properties: 'p' }],
@@ -83,7 +87,7 @@ describe('fastEventInput', () => {
   });
 
   it('accepts the common bodies, so that they skip the schema', () => {
-    for (const name of ['a login', 'no properties', 'identity null', 'timestamp', 'device_signals', 'ip_address at its limit']) {
+    for (const name of ['a login', 'no properties', 'identity null', 'timestamp', 'device_signals', 'ip_address at its limit', 'sent_at']) {
       expect(fastEventInput(bodies.find(([n]) => n === name)![1]), name).toBeDefined();
     }
   });
