@@ -81,9 +81,28 @@ async function buffers(): Promise<{ hit: number; read: number }> {
   });
 }
 
+/**
+ * Buffers per table and index (partitions counted with their parent): which relations a run's page reads come
+ * from, so a change to the store's layout can be aimed and checked.
+ */
+async function relationBuffers(): Promise<Map<string, { hit: number; read: number }>> {
+  return withDatabase(async (c) => {
+    await c.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await c.query<{ name: string; hit: string; read: string }>(
+      `SELECT coalesce((SELECT i.inhparent::regclass::text FROM pg_inherits i WHERE i.inhrelid = s.relid), s.relname::text) AS name,
+              sum(s.hit) AS hit, sum(s.read) AS read
+       FROM (SELECT relid, relname, heap_blks_hit AS hit, heap_blks_read AS read FROM pg_statio_user_tables
+             UNION ALL SELECT indexrelid, indexrelname, idx_blks_hit, idx_blks_read FROM pg_statio_user_indexes) AS s
+       GROUP BY 1`,
+    );
+    return new Map(rows.map((r) => [r.name, { hit: Number(r.hit), read: Number(r.read) }]));
+  });
+}
+
 let counter = 0;
 async function measure(label: string, key: string) {
   const startBuffers = await buffers();
+  const startRelations = await relationBuffers();
   const startCounter = counter;
   const server = await startServer();
   let result;
@@ -108,7 +127,14 @@ async function measure(label: string, key: string) {
   }
   const endBuffers = await buffers();
   const events = counter - startCounter;
-  return { ...result, hits: (endBuffers.hit - startBuffers.hit) / events, reads: (endBuffers.read - startBuffers.read) / events };
+  const relations = [...(await relationBuffers())]
+    .map(([name, end]) => {
+      const start = startRelations.get(name) ?? { hit: 0, read: 0 };
+      return { name, hits: (end.hit - start.hit) / events, reads: (end.read - start.read) / events };
+    })
+    .sort((a, b) => b.reads + b.hits / 100 - (a.reads + a.hits / 100))
+    .slice(0, 10);
+  return { ...result, relations, hits: (endBuffers.hit - startBuffers.hit) / events, reads: (endBuffers.read - startBuffers.read) / events };
 }
 
 /** 1M events over the last 7 days for the bench's users and devices, plus their behavior points and buckets. */
@@ -184,6 +210,10 @@ try {
     console.log(
       `${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)}`,
     );
+  }
+  for (const r of [empty, full]) {
+    console.log(`\nbuffers per event by relation, ${r.label} (most reads first): hits + reads`);
+    for (const x of r.relations) console.log(`  ${x.name.padEnd(44)} ${x.hits.toFixed(1).padStart(7)} ${x.reads.toFixed(2).padStart(7)}`);
   }
   const cpu = (r: typeof empty) => r.cpu.server + r.cpu.postgres;
   console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.95); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
