@@ -14,11 +14,15 @@ import { freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targe
  * History benchmark: Vigil on PostgreSQL with 5 behaviors, first on an empty store, then on a store already
  * holding 1 million events (seeded with generate_series, behavior points and buckets filled consistently, as
  * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the server and PostgreSQL.
- * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64),
+ * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_EVENTS (instead of
+ * seconds: this many events per measured run, so buffers per event compare across runs), BENCH_CONNECTIONS (64),
  * BENCH_HISTORY_EVENTS (1000000).
  */
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+// Buffers per event fall as a run re-touches the pages its first events read in: runs of one length in events,
+// not seconds, compare on a machine whose speed drifts with the neighbours' load.
+const amount = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
@@ -107,8 +111,9 @@ async function measure(label: string, key: string) {
   const server = await startServer();
   let result;
   try {
-    const drive = (duration: number) =>
+    const drive = (duration: number, events?: number) =>
       autocannon({
+        ...(events ? { amount: events } : {}),
         url: `${server.url}/events`,
         method: 'POST',
         connections,
@@ -119,7 +124,7 @@ async function measure(label: string, key: string) {
     await drive(3); // warm-up
     const load = loadavg()[0]!.toFixed(2);
     const before = sampleCpu(server.pid, postmaster);
-    const r = await drive(seconds);
+    const r = await drive(seconds, amount);
     const cpu = perEvent(before, sampleCpu(server.pid, postmaster), r.requests.total);
     result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load, cpu };
   } finally {
@@ -202,7 +207,7 @@ try {
   const empty = await measure('empty store', key);
   await seed(id);
   const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events`, key);
-  console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${seconds} s (load average before each run shown)`);
+  console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} (load average before each run shown)`);
   console.log(
     `${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)}`,
   );
