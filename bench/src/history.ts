@@ -181,7 +181,7 @@ async function seed(keyId: string): Promise<void> {
          SELECT behavior_id, group_key, floor(at::float8 / $2)::int8, count(*), coalesce(sum(value), 0),
                 ${unique ? 'array_agg(DISTINCT item) FILTER (WHERE item IS NOT NULL)' : 'NULL'}, NULL, min(at), max(at)
          FROM behavior_points WHERE behavior_id = $1 GROUP BY behavior_id, group_key, floor(at::float8 / $2)::int8
-         ON CONFLICT (behavior_id, epoch, group_key, bucket) DO UPDATE
+         ON CONFLICT (behavior_id, group_key, bucket) DO UPDATE
            SET count = behavior_buckets.count + excluded.count, sum = behavior_buckets.sum + excluded.sum,
                items = ARRAY(SELECT DISTINCT unnest(behavior_buckets.items || excluded.items)),
                first_at = least(behavior_buckets.first_at, excluded.first_at), last_at = greatest(behavior_buckets.last_at, excluded.last_at)`,

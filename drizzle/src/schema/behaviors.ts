@@ -49,7 +49,6 @@ export const behaviorPoints = pgTable(
     /** The field's value for `unique` (null when missing). */
     item: text('item'),
   },
-  // INCLUDE (value) since 0015 (drizzle cannot say it): a count's or sum's edge points are read from the index alone.
   (t) => [index('behavior_points_lookup_idx').on(t.behaviorId, t.groupKey, t.at)],
 );
 
@@ -60,8 +59,6 @@ export const behaviorBuckets = pgTable(
     behaviorId: text('behavior_id').notNull(),
     groupKey: text('group_key').notNull(),
     bucket: bigint('bucket', { mode: 'number' }).notNull(),
-    /** `bucket / 64`: leads the key after the behavior, so the buckets a window reads or writes (at most two epochs) lie on the recent end of the key, whatever the history behind them. */
-    epoch: bigint('epoch', { mode: 'number' }).notNull().generatedAlwaysAs(sql`"bucket" / 64`),
     count: bigint('count', { mode: 'number' }).notNull(),
     sum: doublePrecision('sum').notNull(),
     /** Distinct values while at most the exact bound; after the switch to `hll`, a sample of 100 for return_values. */
@@ -73,5 +70,5 @@ export const behaviorBuckets = pgTable(
     /** Latest event time in the bucket (epoch ms), so a window ending inside it reads later points only when there are some; null: not known. */
     lastAt: bigint('last_at', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.behaviorId, t.epoch, t.groupKey, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.behaviorId, t.groupKey, t.bucket] })],
 );

@@ -1,11 +1,8 @@
 import { keys, probe, records, writeAll } from '../db/compose.js';
 import type { Queryable } from '../db/handle.js';
-import { preparedRows, raw, type Sql, sql } from '../db/statement.js';
+import { preparedRows, raw, sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
 import type { BucketState, Point, WindowRead, windowCuts } from './window.js';
-
-// Buckets are keyed behavior, epoch (`bucket / 64`, migration 0015), group, bucket: every lookup names the
-// epoch so it descends straight to the group's keys there. A window spans at most 34 buckets, so two epochs.
 
 // Two-key advisory locks live in a key space apart from the one-key locks used for idempotency.
 const LOCK_CLASS = 0x6268_7672; // "bhvr"
@@ -67,23 +64,11 @@ export async function readBuckets(tx: Queryable, wanted: BucketKey[]): Promise<(
           'n int, id text, g text, k int8',
           'q',
         )}
-        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = q.id AND epoch = q.k / 64 AND group_key = q.g AND bucket = q.k`)} AS b ON true`,
+        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = q.id AND group_key = q.g AND bucket = q.k`)} AS b ON true`,
   );
   const states: (BucketState | undefined)[] = wanted.map(() => undefined);
   for (const r of found) states[r.n] = bucketState(r);
   return states;
-}
-
-/**
- * The body's buckets [r.lo, w.last) of a window, epoch by epoch: one index descent each, to the group's keys in
- * the first and (when the window crosses into it) the last epoch. Spelled as two scans, not `epoch = ANY(…)`,
- * which the planner may leave out of the index condition on a table it believes small.
- */
-function bodyBuckets(columns: string): Sql {
-  const scan = (epoch: string, also: string) =>
-    `SELECT ${columns} FROM behavior_buckets
-     WHERE true${also} AND behavior_id = w.id AND epoch = ${epoch} AND group_key = w.g AND bucket >= r.lo AND bucket < w.last`;
-  return raw(`(${scan('w.first / 64', '')} UNION ALL ${scan('w.last / 64', ' AND w.last / 64 > w.first / 64')})`);
 }
 
 /** One event's window for one (behavior, group), cut as windowCuts says. */
@@ -133,11 +118,10 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     // The last bucket, and the first when the window starts inside it, come first: their event times say whether
     // their points must be read at all. A first bucket wholly inside the window (and exact: no HyperLogLog) is
     // summed with the body. A bucket's items are unnested to one row each, so its count and sum are taken from its
-    // first row only. A window's edge points are counted and summed from the points index alone (it carries
-    // `value`, migration 0015); only unique windows read their items from the heap, in a part of their own.
+    // first row only.
     sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
-               head.c AS head_count, head.s AS head_sum, hu.items AS head_items,
+               head.c AS head_count, head.s AS head_sum, head.items AS head_items,
                tail.c AS tail_count, tail.s AS tail_sum,
                CASE WHEN w.uq AND tail.c > 0 THEN coalesce(lp.items, '{}') END AS last_items,
                ${raw(BUCKET_COLUMNS)}
@@ -146,28 +130,24 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
           'n int, id text, g text, first int8, body_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
           'w',
         )}
-        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND epoch = w.last / 64 AND group_key = w.g AND bucket = w.last`)} AS b ON true
+        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket = w.last`)} AS b ON true
         LEFT JOIN ${probe(
           sql`SELECT last_at, coalesce(first_at >= w.head_from AND hll IS NULL, false) AS whole FROM behavior_buckets
-              WHERE w.head_to > w.head_from AND behavior_id = w.id AND epoch = w.first / 64 AND group_key = w.g AND bucket = w.first`,
+              WHERE w.head_to > w.head_from AND behavior_id = w.id AND group_key = w.g AND bucket = w.first`,
         )} AS hb ON true
-        CROSS JOIN LATERAL (SELECT CASE WHEN hb.whole THEN w.first ELSE w.body_from END AS lo) AS r
         CROSS JOIN LATERAL (
           SELECT coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0)::float8 AS c,
                  coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
                  array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL) AS items,
                  array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS hlls
-          FROM ${bodyBuckets('count, sum, items, hll')} AS k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true) AS body
+          FROM behavior_buckets k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
+          WHERE k.behavior_id = w.id AND k.group_key = w.g AND k.bucket < w.last
+            AND k.bucket >= CASE WHEN hb.whole THEN w.first ELSE w.body_from END) AS body
         CROSS JOIN LATERAL (
-          SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
+          SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
           FROM behavior_points p
           WHERE NOT hb.whole AND coalesce(hb.last_at >= w.head_from, true)
             AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS head
-        LEFT JOIN LATERAL (
-          SELECT array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
-          FROM behavior_points p
-          WHERE w.uq AND head.c > 0
-            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS hu ON true
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
           FROM behavior_points p
@@ -234,7 +214,7 @@ export async function writeCounts(tx: Queryable, points: PointRow[], buckets: Bu
     writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at)
       SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it)) END, decode(h, 'hex'), f, l
       FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text, f int8, l int8')}
-      ON CONFLICT (behavior_id, epoch, group_key, bucket)
+      ON CONFLICT (behavior_id, group_key, bucket)
       DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll,
                     first_at = excluded.first_at, last_at = excluded.last_at`);
   }
