@@ -35,8 +35,9 @@ trap cleanup EXIT
 
 as_pg "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust --no-sync -E UTF8 >/dev/null
 # Loopback only, socket in our own directory; fsync stays on so durability tests mean something.
+# VIGIL_TEST_PG_OPTIONS adds server options (e.g. `-c shared_buffers=16MB` for a scaled-down history benchmark).
 as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -t 60 \
-  -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null
+  -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300 ${VIGIL_TEST_PG_OPTIONS:-}" start >/dev/null
 
 export VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PORT/postgres"
 echo "with-postgres: PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT" >&2

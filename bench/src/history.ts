@@ -14,11 +14,15 @@ import { freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targe
  * History benchmark: Vigil on PostgreSQL with 5 behaviors, first on an empty store, then on a store already
  * holding 1 million events (seeded with generate_series, behavior points and buckets filled consistently, as
  * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the server and PostgreSQL.
- * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64),
+ * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_EVENTS (instead of
+ * seconds: this many events per measured run, so buffers per event compare across runs), BENCH_CONNECTIONS (64),
  * BENCH_HISTORY_EVENTS (1000000).
  */
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+// Buffers per event fall as a run re-touches the pages its first events read in: runs of one length in events,
+// not seconds, compare on a machine whose speed drifts with the neighbours' load.
+const amount = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
@@ -81,15 +85,35 @@ async function buffers(): Promise<{ hit: number; read: number }> {
   });
 }
 
+/**
+ * Buffers per table and index (partitions counted with their parent): which relations a run's page reads come
+ * from, so a change to the store's layout can be aimed and checked.
+ */
+async function relationBuffers(): Promise<Map<string, { hit: number; read: number }>> {
+  return withDatabase(async (c) => {
+    await c.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await c.query<{ name: string; hit: string; read: string }>(
+      `SELECT coalesce((SELECT i.inhparent::regclass::text FROM pg_inherits i WHERE i.inhrelid = s.relid), s.relname::text) AS name,
+              sum(s.hit) AS hit, sum(s.read) AS read
+       FROM (SELECT relid, relname, heap_blks_hit AS hit, heap_blks_read AS read FROM pg_statio_user_tables
+             UNION ALL SELECT indexrelid, indexrelname, idx_blks_hit, idx_blks_read FROM pg_statio_user_indexes) AS s
+       GROUP BY 1`,
+    );
+    return new Map(rows.map((r) => [r.name, { hit: Number(r.hit), read: Number(r.read) }]));
+  });
+}
+
 let counter = 0;
 async function measure(label: string, key: string) {
   const startBuffers = await buffers();
+  const startRelations = await relationBuffers();
   const startCounter = counter;
   const server = await startServer();
   let result;
   try {
-    const drive = (duration: number) =>
+    const drive = (duration: number, events?: number) =>
       autocannon({
+        ...(events ? { amount: events } : {}),
         url: `${server.url}/events`,
         method: 'POST',
         connections,
@@ -100,7 +124,7 @@ async function measure(label: string, key: string) {
     await drive(3); // warm-up
     const load = loadavg()[0]!.toFixed(2);
     const before = sampleCpu(server.pid, postmaster);
-    const r = await drive(seconds);
+    const r = await drive(seconds, amount);
     const cpu = perEvent(before, sampleCpu(server.pid, postmaster), r.requests.total);
     result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load, cpu };
   } finally {
@@ -108,7 +132,14 @@ async function measure(label: string, key: string) {
   }
   const endBuffers = await buffers();
   const events = counter - startCounter;
-  return { ...result, hits: (endBuffers.hit - startBuffers.hit) / events, reads: (endBuffers.read - startBuffers.read) / events };
+  const relations = [...(await relationBuffers())]
+    .map(([name, end]) => {
+      const start = startRelations.get(name) ?? { hit: 0, read: 0 };
+      return { name, hits: (end.hit - start.hit) / events, reads: (end.read - start.read) / events };
+    })
+    .sort((a, b) => b.reads + b.hits / 100 - (a.reads + a.hits / 100))
+    .slice(0, 10);
+  return { ...result, relations, hits: (endBuffers.hit - startBuffers.hit) / events, reads: (endBuffers.read - startBuffers.read) / events };
 }
 
 /** 1M events over the last 7 days for the bench's users and devices, plus their behavior points and buckets. */
@@ -176,7 +207,7 @@ try {
   const empty = await measure('empty store', key);
   await seed(id);
   const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events`, key);
-  console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${seconds} s (load average before each run shown)`);
+  console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} (load average before each run shown)`);
   console.log(
     `${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)}`,
   );
@@ -184,6 +215,10 @@ try {
     console.log(
       `${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)}`,
     );
+  }
+  for (const r of [empty, full]) {
+    console.log(`\nbuffers per event by relation, ${r.label} (most reads first): hits + reads`);
+    for (const x of r.relations) console.log(`  ${x.name.padEnd(44)} ${x.hits.toFixed(1).padStart(7)} ${x.reads.toFixed(2).padStart(7)}`);
   }
   const cpu = (r: typeof empty) => r.cpu.server + r.cpu.postgres;
   console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.95); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
