@@ -3,7 +3,10 @@
 # (VIGIL_TEST_JOBS at a time, 3 by default: most of a suite's time is spent waiting on databases, child servers
 # and browsers, not on a core). Each suite's output goes to its own file and is printed whole when the suite ends,
 # with its time, so the log reads one suite at a time. A failing suite does not stop the others, so one run shows
-# every failure; the exit status is non-zero if any failed. The times of all suites are printed at the end.
+# every failure; the exit status is non-zero if any failed. The times of all suites are printed at the end: wall
+# seconds and CPU seconds (user+sys of the suite's processes, as bash's `times` counts its waited-for children;
+# the shared PostgreSQL server's own work is not in any suite's figure). CPU seconds over wall seconds above the
+# number of cores means the run is CPU-bound: more suites at a time will not make it shorter.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,14 +41,20 @@ queue fuzz bash .ci/fuzz.sh
 [ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh
 queue first-start bash .ci/first-start.test.sh
 
-declare -A pid_of_suite=() started=() elapsed=() status=()
+declare -A pid_of_suite=() started=() elapsed=() status=() cpu=()
+# Seconds of user+sys CPU from `times` output ("0m1.960s 0m0.029s" on its second line), "?" when missing.
+cpu_seconds() {
+  [ -s "$1" ] || { echo '?'; return; }
+  sed -n 2p "$1" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%d", t + 0.5 }'
+}
 next=0
 running=0
 start_next() {
   local i=$next name=${names[$next]}
   next=$((next + 1))
   started[$name]=$SECONDS
-  bash -c "${commands[$i]}" >"$logs/$i.log" 2>&1 </dev/null &
+  # `times` after the command: its second line is the user and system time of every process the suite waited for.
+  bash -c "${commands[$i]}"'; rc=$?; times >'"$logs/$i.times"'; exit $rc' >"$logs/$i.log" 2>&1 </dev/null &
   pid_of_suite[$!]=$i
   running=$((running + 1))
 }
@@ -60,23 +69,26 @@ while [ $next -lt ${#names[@]} ] || [ $running -gt 0 ]; do
   name=${names[$i]}
   elapsed[$name]=$((SECONDS - started[$name]))
   status[$name]=$rc
+  cpu[$name]=$(cpu_seconds "$logs/$i.times")
   echo
   echo "=== $name: ${commands[$i]}==="
   cat "$logs/$i.log"
-  echo "=== $name: $([ "$rc" = 0 ] && echo passed || echo "FAILED (exit $rc)") in ${elapsed[$name]} s ==="
+  echo "=== $name: $([ "$rc" = 0 ] && echo passed || echo "FAILED (exit $rc)") in ${elapsed[$name]} s (${cpu[$name]} s CPU) ==="
 done
 
 echo
-echo "suite                 result   seconds"
+echo "suite                 result   seconds  CPU s"
 failed=()
+cpu_total=0
 for name in "${names[@]}"; do
   result=passed
   [ "${status[$name]}" != 0 ] && result=FAILED && failed+=("$name")
-  printf '%-21s %-8s %7s\n' "$name" "$result" "${elapsed[$name]}"
+  printf '%-21s %-8s %7s %6s\n' "$name" "$result" "${elapsed[$name]}" "${cpu[$name]}"
+  [ "${cpu[$name]}" != '?' ] && cpu_total=$((cpu_total + cpu[$name]))
 done
-printf '%-21s %-8s %7s\n' "suites (wall)" "" "$((SECONDS - run_start))"
+printf '%-21s %-8s %7s %6s\n' "suites (wall)" "" "$((SECONDS - run_start))" "$cpu_total"
 [ -n "${VIGIL_TEST_STARTED_AT:-}" ] && printf '%-21s %-8s %7s\n' "make test (wall)" "" "$(($(date +%s) - VIGIL_TEST_STARTED_AT))"
-echo "suites: $((${#names[@]} - ${#failed[@]})) passed, ${#failed[@]} failed ($jobs_max at a time)"
+echo "suites: $((${#names[@]} - ${#failed[@]})) passed, ${#failed[@]} failed ($jobs_max at a time on $(nproc) cores)"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "failed suites: ${failed[*]}"
   exit 1
