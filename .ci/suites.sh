@@ -15,7 +15,7 @@ logs=$(mktemp -d /tmp/vigil-suites.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
 run_start=$SECONDS
 
-# The queue, longest first so the long ones start early: name, then the command.
+# The queue: name, then the command.
 names=()
 commands=()
 queue() {
@@ -24,22 +24,30 @@ queue() {
   commands+=("$(printf '%q ' "$@")")
 }
 
-# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers"); first, as
-# it is the longest when its images must be built.
+# Longest first (the last full run's seconds, 3 at a time, in brackets), so the short ones fill the gaps at the end.
+# The server's two database passes as two suites side by side: PGlite (every file) and PostgreSQL (the files
+# that run on both drivers); see testDrivers in server/test-kit.
+queue server:pglite pnpm --dir server run test:pglite
+queue server:postgres pnpm --dir server run test:postgres
+# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [66; 816
+# when its images must be built].
 queue container bash .ci/container/test.sh
-# Lint, formatting and types of every package early in the queue: cheap, and the commonest failure.
-queue check bash .ci/check.sh --static
-for pkg in server console clients/browser clients/node clients/core drizzle bench server/test-kit; do
-  [ -f "$pkg/package.json" ] || continue
-  if node -e "process.exit(require('./$pkg/package.json').scripts?.test ? 0 : 1)"; then
-    queue "$pkg" pnpm --dir "$pkg" run test
-  fi
-done
-[ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh
-# Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script).
+package_suite() {
+  [ -f "$1/package.json" ] || return 0
+  if node -e "process.exit(require('./$1/package.json').scripts?.test ? 0 : 1)"; then queue "$1" pnpm --dir "$1" run test; fi
+}
+[ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh # [240]
+package_suite console # [237]
+package_suite clients/browser # [170]
+# Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script) [169].
 queue fuzz bash .ci/fuzz.sh
-[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh
-queue first-start bash .ci/first-start.test.sh
+package_suite clients/node # [121]
+[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh # [116]
+# Lint, formatting and types of every package [95].
+queue check bash .ci/check.sh --static
+package_suite server/test-kit # [23]
+queue first-start bash .ci/first-start.test.sh # [15]
+for pkg in clients/core bench drizzle; do package_suite "$pkg"; done # [7, 7, -]
 
 declare -A pid_of_suite=() started=() elapsed=() status=() cpu=()
 # Seconds of user+sys CPU from `times` output ("0m1.960s 0m0.029s" on its second line), "?" when missing.
