@@ -3,7 +3,10 @@
 # (VIGIL_TEST_JOBS at a time, 3 by default: most of a suite's time is spent waiting on databases, child servers
 # and browsers, not on a core). Each suite's output goes to its own file and is printed whole when the suite ends,
 # with its time, so the log reads one suite at a time. A failing suite does not stop the others, so one run shows
-# every failure; the exit status is non-zero if any failed. The times of all suites are printed at the end.
+# every failure; the exit status is non-zero if any failed. The times of all suites are printed at the end: wall
+# seconds and CPU seconds (user+sys of the suite's processes, as bash's `times` counts its waited-for children;
+# the shared PostgreSQL server's own work is not in any suite's figure). CPU seconds over wall seconds above the
+# number of cores means the run is CPU-bound: more suites at a time will not make it shorter.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +15,7 @@ logs=$(mktemp -d /tmp/vigil-suites.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
 run_start=$SECONDS
 
-# The queue, longest first so the long ones start early: name, then the command.
+# The queue: name, then the command.
 names=()
 commands=()
 queue() {
@@ -21,31 +24,45 @@ queue() {
   commands+=("$(printf '%q ' "$@")")
 }
 
-# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers"); first, as
-# it is the longest when its images must be built.
+# Longest first (the last full run's seconds, 3 at a time, in brackets), so the short ones fill the gaps at the end.
+# The server's two database passes as two suites side by side: PGlite (every file) and PostgreSQL (the files
+# that run on both drivers); see testDrivers in server/test-kit.
+queue server:pglite pnpm --dir server run test:pglite
+queue server:postgres pnpm --dir server run test:postgres
+# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [66; 816
+# when its images must be built].
 queue container bash .ci/container/test.sh
-# Lint, formatting and types of every package early in the queue: cheap, and the commonest failure.
-queue check bash .ci/check.sh --static
-for pkg in server console clients/browser clients/node clients/core drizzle bench server/test-kit; do
-  [ -f "$pkg/package.json" ] || continue
-  if node -e "process.exit(require('./$pkg/package.json').scripts?.test ? 0 : 1)"; then
-    queue "$pkg" pnpm --dir "$pkg" run test
-  fi
-done
-[ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh
-# Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script).
+package_suite() {
+  [ -f "$1/package.json" ] || return 0
+  if node -e "process.exit(require('./$1/package.json').scripts?.test ? 0 : 1)"; then queue "$1" pnpm --dir "$1" run test; fi
+}
+[ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh # [240]
+package_suite console # [237]
+package_suite clients/browser # [170]
+# Schemathesis against a live server, driven by /openapi.json (under 3 minutes; see the script) [169].
 queue fuzz bash .ci/fuzz.sh
-[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh
-queue first-start bash .ci/first-start.test.sh
+package_suite clients/node # [121]
+[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh # [116]
+# Lint, formatting and types of every package [95].
+queue check bash .ci/check.sh --static
+package_suite server/test-kit # [23]
+queue first-start bash .ci/first-start.test.sh # [15]
+for pkg in clients/core bench drizzle; do package_suite "$pkg"; done # [7, 7, -]
 
-declare -A pid_of_suite=() started=() elapsed=() status=()
+declare -A pid_of_suite=() started=() elapsed=() status=() cpu=()
+# Seconds of user+sys CPU from `times` output ("0m1.960s 0m0.029s" on its second line), "?" when missing.
+cpu_seconds() {
+  [ -s "$1" ] || { echo '?'; return; }
+  sed -n 2p "$1" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%d", t + 0.5 }'
+}
 next=0
 running=0
 start_next() {
   local i=$next name=${names[$next]}
   next=$((next + 1))
   started[$name]=$SECONDS
-  bash -c "${commands[$i]}" >"$logs/$i.log" 2>&1 </dev/null &
+  # `times` after the command: its second line is the user and system time of every process the suite waited for.
+  bash -c "${commands[$i]}"'; rc=$?; times >'"$logs/$i.times"'; exit $rc' >"$logs/$i.log" 2>&1 </dev/null &
   pid_of_suite[$!]=$i
   running=$((running + 1))
 }
@@ -60,23 +77,26 @@ while [ $next -lt ${#names[@]} ] || [ $running -gt 0 ]; do
   name=${names[$i]}
   elapsed[$name]=$((SECONDS - started[$name]))
   status[$name]=$rc
+  cpu[$name]=$(cpu_seconds "$logs/$i.times")
   echo
   echo "=== $name: ${commands[$i]}==="
   cat "$logs/$i.log"
-  echo "=== $name: $([ "$rc" = 0 ] && echo passed || echo "FAILED (exit $rc)") in ${elapsed[$name]} s ==="
+  echo "=== $name: $([ "$rc" = 0 ] && echo passed || echo "FAILED (exit $rc)") in ${elapsed[$name]} s (${cpu[$name]} s CPU) ==="
 done
 
 echo
-echo "suite                 result   seconds"
+echo "suite                 result   seconds  CPU s"
 failed=()
+cpu_total=0
 for name in "${names[@]}"; do
   result=passed
   [ "${status[$name]}" != 0 ] && result=FAILED && failed+=("$name")
-  printf '%-21s %-8s %7s\n' "$name" "$result" "${elapsed[$name]}"
+  printf '%-21s %-8s %7s %6s\n' "$name" "$result" "${elapsed[$name]}" "${cpu[$name]}"
+  [ "${cpu[$name]}" != '?' ] && cpu_total=$((cpu_total + cpu[$name]))
 done
-printf '%-21s %-8s %7s\n' "suites (wall)" "" "$((SECONDS - run_start))"
+printf '%-21s %-8s %7s %6s\n' "suites (wall)" "" "$((SECONDS - run_start))" "$cpu_total"
 [ -n "${VIGIL_TEST_STARTED_AT:-}" ] && printf '%-21s %-8s %7s\n' "make test (wall)" "" "$(($(date +%s) - VIGIL_TEST_STARTED_AT))"
-echo "suites: $((${#names[@]} - ${#failed[@]})) passed, ${#failed[@]} failed ($jobs_max at a time)"
+echo "suites: $((${#names[@]} - ${#failed[@]})) passed, ${#failed[@]} failed ($jobs_max at a time on $(nproc) cores)"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "failed suites: ${failed[*]}"
   exit 1

@@ -1,11 +1,25 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/*
+ * `make test` runs the PGlite and PostgreSQL passes as two suites side by side (VIGIL_TEST_DRIVERS, see testDrivers
+ * in the test kit). The PGlite pass runs every file; the PostgreSQL pass only the files whose tests take their
+ * drivers from testDrivers(), as every other file (unit tests, fixed-driver tests) runs whole in the PGlite pass.
+ */
+function filesOfTheDriverPasses(): string[] {
+  const src = fileURLToPath(new URL('src', import.meta.url));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts'));
+  return files.filter((f) => readFileSync(join(src, f), 'utf8').includes('testDrivers(')).map((f) => `src/${f}`);
+}
 
 export default defineConfig({
   // graphql has both index.mjs and index.js; Node (type-graphql, Apollo) loads index.js, so tests must too, or
   // two copies of graphql meet and refuse each other's types.
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
-    include: ['src/**/*.test.ts'],
+    include: process.env.VIGIL_TEST_DRIVERS === 'postgres' ? filesOfTheDriverPasses() : ['src/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Each file gets its own process: PGlite instances and child servers never share state.

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { assertBuilt, runCli, startServe } from '../test-support/cli.js';
 
+// Tests on PGlite alone run with the PGlite pass (all of them unless VIGIL_TEST_DRIVERS picks the PostgreSQL one).
+const pglitePass = testDrivers().includes('pglite');
+
 beforeAll(() => assertBuilt());
 
 describe.each(testDrivers())('vigil CLI on %s', (driver) => {
@@ -107,7 +110,7 @@ describe.each(testDrivers())('vigil serve on %s', (driver) => {
   });
 });
 
-describe('the embedded database allows one process per data directory', () => {
+describe.runIf(pglitePass)('the embedded database allows one process per data directory', () => {
   it('fails a CLI command at once with a clear message while serve holds the directory, without harm', async () => {
     const db = await createTestDatabase('pglite');
     try {

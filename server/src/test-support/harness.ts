@@ -1,4 +1,5 @@
 import { KeyStore } from '../auth/key-store.js';
+import { lowerPasswordCostForTests } from '../auth/password.js';
 import { loadConfig } from '../config/load.js';
 import type { DatabaseHandle, Driver } from '../db/handle.js';
 import { openDatabase } from '../db/open.js';
@@ -38,6 +39,8 @@ export async function request(url: string, init: RequestInit): Promise<TestRespo
 
 /** A real Vigil (real database, real HTTP on a loopback port) for one suite. */
 export async function startTestVigil(driver: Driver, env: Record<string, string> = {}, testDb?: TestDatabase): Promise<TestVigil> {
+  // The suites' accounts and sessions at a cheaper scrypt cost; auth/password.test.ts covers the production one.
+  lowerPasswordCostForTests();
   const db = testDb ?? (await createTestDatabase(driver));
   const config = loadConfig({ VIGIL_LOG_LEVEL: 'silent', PORT: '0', ...db.env, ...env });
   const database = await openDatabase(config.env, { migrate: true, purpose: 'vigil test' });

@@ -9,10 +9,16 @@ export type TestDriver = 'pglite' | 'postgres';
 /**
  * The drivers an integration suite runs on. PGlite always; PostgreSQL whenever the test command started a server
  * (VIGIL_TEST_DATABASE_URL). Under CI a missing PostgreSQL is an error, never a silent skip.
+ * VIGIL_TEST_DRIVERS (`pglite` or `postgres`) runs one pass only: `make test` runs the server's two passes as two
+ * suites side by side (`test:pglite`, `test:postgres`), which together run every test on both.
  */
 export function testDrivers(): TestDriver[] {
-  if (process.env.VIGIL_TEST_DATABASE_URL) return ['pglite', 'postgres'];
-  if (process.env.CI) throw new Error('VIGIL_TEST_DATABASE_URL is not set: the test command must start PostgreSQL');
+  const only = process.env.VIGIL_TEST_DRIVERS;
+  if (only !== undefined && only !== 'pglite' && only !== 'postgres') {
+    throw new Error(`VIGIL_TEST_DRIVERS is ${JSON.stringify(only)}: pglite, postgres, or unset for both`);
+  }
+  if (process.env.VIGIL_TEST_DATABASE_URL) return only ? [only] : ['pglite', 'postgres'];
+  if (process.env.CI || only === 'postgres') throw new Error('VIGIL_TEST_DATABASE_URL is not set: the test command must start PostgreSQL');
   return ['pglite'];
 }
 

@@ -5,6 +5,9 @@ import { openApiText } from '../openapi.js';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
 
+// Tests on PGlite alone run with the PGlite pass (all of them unless VIGIL_TEST_DRIVERS picks the PostgreSQL one).
+const pglitePass = testDrivers().includes('pglite');
+
 describe.each(testDrivers())('operations routes on %s', (driver) => {
   let server: TestVigil;
   beforeAll(async () => {
@@ -53,7 +56,7 @@ describe.each(testDrivers())('operations routes on %s', (driver) => {
   });
 });
 
-describe('per-key rate limit', () => {
+describe.runIf(pglitePass)('per-key rate limit', () => {
   let server: TestVigil;
   beforeAll(async () => {
     server = await startTestVigil('pglite', { VIGIL_RATE_LIMIT_RPS: '1', VIGIL_RATE_LIMIT_BURST: '3' });
@@ -74,7 +77,7 @@ describe('per-key rate limit', () => {
   });
 });
 
-describe('trusted proxies', () => {
+describe.runIf(pglitePass)('trusted proxies', () => {
   let server: TestVigil;
   beforeAll(async () => {
     server = await startTestVigil('pglite', { VIGIL_TRUSTED_PROXIES: '127.0.0.1/32' });
@@ -89,7 +92,7 @@ describe('trusted proxies', () => {
   });
 });
 
-describe('internal errors', () => {
+describe.runIf(pglitePass)('internal errors', () => {
   let server: TestVigil;
   beforeAll(async () => {
     server = await startTestVigil('pglite');

@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testDrivers } from './databases.js';
+
+describe('testDrivers', () => {
+  afterEach(() => vi.unstubAllEnvs());
+  const env = (url: string | undefined, only: string | undefined, ci: string | undefined = undefined) => {
+    vi.stubEnv('VIGIL_TEST_DATABASE_URL', url);
+    vi.stubEnv('VIGIL_TEST_DRIVERS', only);
+    vi.stubEnv('CI', ci);
+  };
+
+  it('runs both drivers when PostgreSQL is up, PGlite alone when not (outside CI)', () => {
+    env('postgres://localhost/x', undefined);
+    expect(testDrivers()).toEqual(['pglite', 'postgres']);
+    env(undefined, undefined);
+    expect(testDrivers()).toEqual(['pglite']);
+    env(undefined, undefined, '1');
+    expect(() => testDrivers()).toThrow(/VIGIL_TEST_DATABASE_URL is not set/);
+  });
+
+  it('runs one pass with VIGIL_TEST_DRIVERS, and refuses a PostgreSQL pass without PostgreSQL or an unknown name', () => {
+    env('postgres://localhost/x', 'pglite');
+    expect(testDrivers()).toEqual(['pglite']);
+    env('postgres://localhost/x', 'postgres');
+    expect(testDrivers()).toEqual(['postgres']);
+    env(undefined, 'postgres');
+    expect(() => testDrivers()).toThrow(/VIGIL_TEST_DATABASE_URL is not set/);
+    env('postgres://localhost/x', 'mysql');
+    expect(() => testDrivers()).toThrow(/VIGIL_TEST_DRIVERS is "mysql"/);
+  });
+});
