@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { deviceKeys } from '@vigil/drizzle/schema';
 import { SecurityLevel } from '@peculiar/asn1-android';
@@ -75,6 +76,16 @@ describe.each(testDrivers())('device binding on %s', (driver) => {
     expect(tampered.body.results[0].insights.risk_score).toBeGreaterThanOrEqual(0.9);
     // A device that is not bound is not held to a key.
     expect(await batchTags('dev-never-bound', null)).not.toContain('device_key_mismatch');
+  });
+
+  it('verifies a batch signed over its JSON and sent gzipped, as the Android library sends it', async () => {
+    const key = deviceKey();
+    expect((await send('/devices/dev-gz/register', { user_id: 'ana', device_key: presented(key) }, key)).status).toBe(200);
+    const text = JSON.stringify({ events: [{ event: 'transfer', properties: { device_id: 'dev-gz' } }] });
+    const headers = { ...signedHeaders(key, { method: 'POST', path: '/events/batch', body: text }), 'content-encoding': 'gzip' };
+    const res = await server.post('/events/batch', gzipSync(text), { key: server.clientKey, headers });
+    expect(res.status).toBe(200);
+    expect(res.body.results[0].insights.current_tags).not.toContain('device_key_mismatch');
   });
 
   it('refuses a forged deactivation or re-registration of a bound device; its own signed ones go through', async () => {

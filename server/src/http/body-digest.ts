@@ -32,6 +32,9 @@ export const bodyDigest: preParsingAsyncHookHandler = async (request, _reply, pa
     },
   });
   payload.on('error', (error) => tee.destroy(error));
+  // A gzipped body (app-level hook, before this one) is checked against Content-Length by the bytes that came over
+  // the wire, which the inflating stream counts: pass its count on, or every signed gzipped batch is a 400.
+  Object.defineProperty(tee, 'receivedEncodedLength', { get: () => (payload as { receivedEncodedLength?: number }).receivedEncodedLength });
   return payload.pipe(tee);
 };
 

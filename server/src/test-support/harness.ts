@@ -62,7 +62,7 @@ export async function startTestVigil(driver: Driver, env: Record<string, string>
       request(url + path, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...auth(options.key), ...options.headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
+        body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
       }),
     get: (path, options = {}) => request(url + path, { headers: auth(options.key) }),
     async close() {

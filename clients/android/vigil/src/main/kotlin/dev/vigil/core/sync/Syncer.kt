@@ -115,11 +115,15 @@ internal class Syncer(
         return retry
     }
 
-    /** The oldest events not claimed by a live send. */
+    /**
+     * The oldest events not claimed by a live send. The queue is read before the claims: an event is claimed before
+     * it is queued, so one this read finds is already in the claims read after it. (Claims read first missed an event
+     * claimed and queued in between, and the drain sent it a second time.)
+     */
     private fun nextBatch(limit: Int): List<PendingEvent> {
+        val peeked = queue.peek(limit + claimed.size)
         val skip = synchronized(claimed) { HashSet(claimed) }
-        if (skip.isEmpty()) return queue.peek(limit)
-        return queue.peek(limit + skip.size).filterNot { it.id in skip }.take(limit)
+        return peeked.filterNot { it.id in skip }.take(limit)
     }
 
     private fun tooLarge() =
