@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../test-support/databases.js';
 import { unbindKey } from './store.js';
 import { attestationChain, deviceKey, rootCa, signedHeaders, type TestDeviceKey } from '../test-support/device-keys.js';
+import { factCacheCommits } from '../test-support/fact-cache.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
 describe.each(testDrivers())('device binding on %s', (driver) => {
@@ -132,5 +133,26 @@ describe.each(testDrivers())('device binding on %s', (driver) => {
     expect((await send('/devices/dev-re/register', { user_id: 'ana', device_key: presented(reinstalled) }, reinstalled)).status).toBe(200);
     expect(await batchTags('dev-re', reinstalled)).not.toContain('device_key_mismatch');
     expect(await batchTags('dev-re', old)).toContain('device_key_mismatch');
+  });
+
+  it('answers a warm device from the fact cache, and sees a binding made or forgotten since in the next batch', async () => {
+    // Every Android batch names its device: a warm one must not cost its group commit a read.
+    for (let i = 0; i < 3; i++) await batchTags('dev-warm', null);
+    let before = await factCacheCommits(server);
+    expect(await batchTags('dev-warm', null)).not.toContain('device_key_mismatch');
+    expect((await factCacheCommits(server)).cached).toBe(before.cached + 1);
+
+    // Bound after the cache learnt "not bound": held to the key from the next batch on.
+    const key = deviceKey();
+    expect((await send('/devices/dev-warm/register', { user_id: 'ana', device_key: presented(key) }, key)).status).toBe(200);
+    expect(await batchTags('dev-warm', null)).toContain('device_key_mismatch');
+    for (let i = 0; i < 3; i++) expect(await batchTags('dev-warm', key)).not.toContain('device_key_mismatch');
+
+    // Forgotten behind the server's back (the CLI's unbind, another process): the check inside the write finds the
+    // cached key gone, and the batch reads again; the unsigned batch is not held.
+    expect(await unbindKey(server.database.db, 'dev-warm')).toBe(true);
+    before = await factCacheCommits(server);
+    expect(await batchTags('dev-warm', null)).not.toContain('device_key_mismatch');
+    expect((await factCacheCommits(server)).stale).toBe(before.stale + 1);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { factCacheCommits } from '../test-support/fact-cache.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 
@@ -37,12 +38,7 @@ for (const driver of testDrivers()) {
     const warm = async (server: TestVigil, deviceId: string, identity: string) => {
       for (let i = 0; i < 3; i++) await event(server, deviceId, identity);
     };
-    /** Group commits of a process by where their facts came from, from its /metrics. */
-    const commits = async (server: TestVigil) => {
-      const text = (await server.get('/metrics', { key: null })).text;
-      const count = (outcome: string) => Number(new RegExp(`vigil_fact_cache_group_commits\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
-      return { cached: count('cached'), read: count('read'), stale: count('stale') };
-    };
+    const commits = factCacheCommits;
     const supervisor = async (path: string, body: unknown) => {
       const res = await supervisorRequest(changer, 'POST', path, supervisorToken, body);
       expect(res.status).toBe(200);

@@ -89,6 +89,8 @@ export const factKey = {
   registration: (deviceId: string) => `registration ${deviceId}`,
   identities: (deviceId: string) => `identities ${deviceId}`,
   contact: (kind: string, value: string) => `contact ${kind} ${value}`,
+  /** The device's bound key (SPKI, base64), or null: not bound. */
+  deviceKey: (deviceId: string) => `device key ${deviceId}`,
 };
 
 /** What a batch took from the cache for one part of its read: the facts, and how to check them in the write. */
