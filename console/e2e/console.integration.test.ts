@@ -134,6 +134,8 @@ describe('supervisor console against the real server', () => {
     const device = stack.seeded.devices[1]!;
     await signIn(page, stack.supervisor, `/devices/${device.id}`);
     await hasText(page.getByTestId('registered-user'), device.userId);
+    // Registered without a Keystore key: its events are not held to one.
+    await containsText(page.getByTestId('device-key'), 'Not bound');
 
     // Deactivate: the confirmation dialog does not submit without a reason.
     await page.getByRole('button', { name: 'Deactivate', exact: true }).click();

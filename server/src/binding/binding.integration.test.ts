@@ -7,6 +7,7 @@ import { testDrivers } from '../test-support/databases.js';
 import { unbindKey } from './store.js';
 import { attestationChain, deviceKey, rootCa, signedHeaders, type TestDeviceKey } from '../test-support/device-keys.js';
 import { factCacheCommits } from '../test-support/fact-cache.js';
+import { graphql, supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
 describe.each(testDrivers())('device binding on %s', (driver) => {
@@ -46,6 +47,17 @@ describe.each(testDrivers())('device binding on %s', (driver) => {
     const untrusted = await attestationChain(other, Buffer.from('dev-sw'));
     expect((await send('/devices/dev-sw/register', { user_id: 'ana', device_key: presented(other, untrusted.chain) }, other)).status).toBe(200);
     expect(await stored('dev-sw')).toMatchObject({ attestation: 'unverified', attestationProblem: 'wrong_root' });
+
+    // What the chain proved is shown to supervisors, through REST and GraphQL alike.
+    const { token } = (await supervisorAccounts(server)).viewer;
+    const rest = await supervisorRequest(server, 'GET', '/api/devices/dev-hw', token);
+    expect(rest.body.binding).toEqual({ key_id: key.keyId, attestation: 'strongbox', attestation_problem: null, bound_at: expect.any(String) });
+    const query = 'query($id: ID!) { device(id: $id) { binding { keyId attestation attestationProblem boundAt } } }';
+    const gql = await graphql(server, token, query, { id: 'dev-sw' });
+    expect(gql.body.data.device.binding).toMatchObject({ keyId: other.keyId, attestation: 'unverified', attestationProblem: 'wrong_root' });
+    await server.post('/events', { event: 'login', properties: { device_id: 'dev-plain' } });
+    expect((await supervisorRequest(server, 'GET', '/api/devices/dev-plain', token)).body.binding).toBeNull();
+    expect((await graphql(server, token, query, { id: 'dev-plain' })).body.data.device.binding).toBeNull();
   });
 
   it('binds a key without a chain (no Keystore) as unverified; a registration its key did not sign binds nothing', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BindingSummary } from './store.js';
 
 const base64 = (max: number) =>
   z
@@ -27,3 +28,19 @@ export const signatureHeaderFields = {
     .optional()
     .describe('Base64 DER ECDSA P-256 SHA-256 signature over the canonical signing input (README, "Device binding").'),
 };
+
+/** A device's binding as the supervisor API answers it (README, "Device binding"); null when the device is not bound. */
+export const deviceBindingSchema = z
+  .object({
+    key_id: z.string().describe('Base64url SHA-256 of the bound key (SPKI DER), as the device sends it in Vigil-Device-Key-Id.'),
+    attestation: z
+      .enum(['strongbox', 'hardware', 'software', 'unverified'])
+      .describe("What the key's attestation chain proved: StrongBox, the TEE, software only, or nothing (see attestation_problem)."),
+    attestation_problem: z.string().nullable().describe('Why the chain proved no more (no_chain, wrong_root, expired, …); null when it verified.'),
+    bound_at: z.string().describe('When the key was bound (ISO 8601).'),
+  })
+  .nullable();
+
+export function bindingView(b: BindingSummary | undefined): z.output<typeof deviceBindingSchema> {
+  return b ? { key_id: b.keyId, attestation: b.attestation, attestation_problem: b.attestationProblem, bound_at: b.boundAt.toISOString() } : null;
+}

@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { deviceKeys } from '@vigil/drizzle/schema';
+import { eq, inArray } from 'drizzle-orm';
+import { deviceKeys, type DeviceKeyRow } from '@vigil/drizzle/schema';
 import type { Queryable } from '../db/handle.js';
 import type { AttestationResult } from './attestation.js';
 
@@ -33,10 +33,29 @@ export async function bindKey(db: Queryable, key: BoundKey, attestation: Attesta
     .onConflictDoNothing();
 }
 
-/** A device's binding as the CLI shows it. */
-export async function bindingOf(db: Queryable, deviceId: string) {
-  const [row] = await db.select().from(deviceKeys).where(eq(deviceKeys.deviceId, deviceId)).limit(1);
-  return row ?? null;
+/** What a device's binding shows an operator (the CLI, the supervisor API, GraphQL): its key and what its chain proved. */
+export interface BindingSummary {
+  deviceId: string;
+  keyId: string;
+  attestation: DeviceKeyRow['attestation'];
+  attestationProblem: string | null;
+  boundAt: Date;
+}
+
+/** The bindings of those of `deviceIds` that are bound, by device id. */
+export async function bindingsOf(db: Queryable, deviceIds: readonly string[]): Promise<Map<string, BindingSummary>> {
+  if (deviceIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      deviceId: deviceKeys.deviceId,
+      keyId: deviceKeys.keyId,
+      attestation: deviceKeys.attestation,
+      attestationProblem: deviceKeys.attestationProblem,
+      boundAt: deviceKeys.createdAt,
+    })
+    .from(deviceKeys)
+    .where(inArray(deviceKeys.deviceId, [...deviceIds]));
+  return new Map(rows.map((r) => [r.deviceId, r]));
 }
 
 /**

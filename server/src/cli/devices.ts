@@ -1,4 +1,5 @@
-import { bindingOf, unbindKey } from '../binding/store.js';
+import { bindingView } from '../binding/schemas.js';
+import { bindingsOf, unbindKey } from '../binding/store.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { UsageError, type ParsedArgs } from './args.js';
@@ -13,19 +14,12 @@ export async function devicesCommand(args: ParsedArgs): Promise<void> {
   const database = await openDatabase(loadConfig().env, { migrate: true, purpose: `vigil devices ${sub}` });
   try {
     if (sub === 'key') {
-      const row = await bindingOf(database.db, deviceId);
-      const view = row && {
-        device_id: row.deviceId,
-        key_id: row.keyId,
-        attestation: row.attestation,
-        attestation_problem: row.attestationProblem,
-        created_at: row.createdAt,
-      };
-      if (json) print(JSON.stringify(view));
+      const binding = bindingView((await bindingsOf(database.db, [deviceId])).get(deviceId));
+      if (json) print(JSON.stringify(binding && { device_id: deviceId, ...binding }));
       else
         print(
-          view
-            ? `${deviceId}: key ${view.key_id}, ${view.attestation}${view.attestation_problem ? ` (${view.attestation_problem})` : ''}, bound ${view.created_at.toISOString()}`
+          binding
+            ? `${deviceId}: key ${binding.key_id}, ${binding.attestation}${binding.attestation_problem ? ` (${binding.attestation_problem})` : ''}, bound ${binding.bound_at}`
             : `${deviceId} is not bound to a key.`,
         );
     } else {

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RegistryAuditRow } from '@vigil/drizzle/schema';
+import { bindingsOf, type BindingSummary } from '../binding/store.js';
 import type { Queryable } from '../db/handle.js';
 import { devicesById, latestEventsOf, type DeviceSummary, type LatestEvent } from '../registry/listing.js';
 import { loadHistory, loadRegistrations } from '../registry/repository.js';
@@ -38,6 +39,10 @@ export function createLoaders(db: Queryable) {
     latest: new DataLoader<string, LatestEvent>(async (ids) => {
       const found = await latestEventsOf(db, ids);
       return ids.map((id) => found.get(id) ?? { tags: [], riskScore: null });
+    }),
+    binding: new DataLoader<string, BindingSummary | null>(async (ids) => {
+      const found = await bindingsOf(db, ids);
+      return ids.map((id) => found.get(id) ?? null);
     }),
     history: byLimit<RegistryAuditRow[]>((ids, limit) => loadHistory(db, ids, limit), []),
     recentEvents: byLimit<EventSummary[]>((ids, limit) => recentEventsOf(db, ids, limit), []),

@@ -56,6 +56,7 @@ const operations = {
     query ConsoleDevice($id: ID!) {
       device(id: $id) {
         ...DeviceFields
+        binding { keyId attestation attestationProblem boundAt }
         history(first: 100) { id action fromUser toUser reason by actor { kind id name } at }
         recentEvents(first: 100) { ...EventFields }
       }

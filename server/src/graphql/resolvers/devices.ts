@@ -9,7 +9,7 @@ import { validationError } from '../../errors.js';
 import type { GraphqlContext } from '../context.js';
 import { createLoaders } from '../loaders.js';
 import { connectionCost, deviceRows, perItem } from '../cost.js';
-import { AuditRecord, BulkDeviceResult, Device, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
+import { AuditRecord, BulkDeviceResult, Device, DeviceBinding, DeviceConnection, DeviceFilter, Registration } from '../types/device.js';
 import { BulkOutcomeEnum, DeviceSortEnum } from '../types/enums.js';
 import { Event } from '../types/event.js';
 import { toAudit, toEvent, toRegistration } from './mapping.js';
@@ -92,6 +92,11 @@ export class DeviceResolver {
   async registration(@Root() device: Device, @Ctx() ctx: GraphqlContext): Promise<Registration | null> {
     const r = await ctx.loaders.registration.load(device.deviceId);
     return r ? toRegistration(r) : null;
+  }
+
+  @FieldResolver(() => DeviceBinding, { nullable: true, description: 'The key the device is bound to; null when it is not bound.' })
+  async binding(@Root() device: Device, @Ctx() ctx: GraphqlContext): Promise<DeviceBinding | null> {
+    return ctx.loaders.binding.load(device.deviceId);
   }
 
   @FieldResolver(() => [String], { description: "Tags of the device's latest event." })

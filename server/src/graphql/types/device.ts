@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { AuditActionEnum, BulkOutcomeEnum, DeviceStatusEnum } from './enums.js';
+import type { BindingSummary } from '../../binding/store.js';
 import type { DeviceSummary } from '../../registry/listing.js';
 import { PageInfo } from './page-info.js';
 
@@ -35,6 +36,21 @@ export class Registration {
 
   @Field(() => String, { nullable: true })
   deactivatedBy!: string | null;
+}
+
+@ObjectType({ description: 'The key a device is bound to (README, "Device binding") and what its attestation chain proved.' })
+export class DeviceBinding implements Omit<BindingSummary, 'deviceId'> {
+  @Field(() => String, { description: 'Base64url SHA-256 of the bound key (SPKI DER), as the device sends it in Vigil-Device-Key-Id.' })
+  keyId!: string;
+
+  @Field(() => String, { description: 'What the chain proved: strongbox, hardware (the TEE), software, or unverified (see attestationProblem).' })
+  attestation!: BindingSummary['attestation'];
+
+  @Field(() => String, { nullable: true, description: 'Why the chain proved no more (no_chain, wrong_root, expired, …); null when it verified.' })
+  attestationProblem!: string | null;
+
+  @Field(() => GraphQLISODateTime)
+  boundAt!: Date;
 }
 
 @ObjectType({ description: 'Who was authenticated when a registry change was made.' })

@@ -15,13 +15,22 @@ import type { SupervisorDevices } from '../../registry/service.js';
 import type { Command } from '../../registry/state.js';
 import { requireSupervisor, type SupervisorGuardDeps } from '../../auth/supervisor-guard.js';
 import { bulkMoveSchema, deviceDetailSchema, deviceMoveSchema, devicePageSchema } from '../../registry/view-schemas.js';
+import { bindingView, deviceBindingSchema } from '../../binding/schemas.js';
+import { bindingsOf } from '../../binding/store.js';
+import type { DatabaseHandle } from '../../db/handle.js';
 import { guarded, json, problems, securedBy, toDevice, validatedAs, withBody } from '../route-schemas.js';
 import { deviceIdPath } from './devices.js';
 import { deviceExportRoute } from './device-export.js';
 
 export interface SupervisorDeviceRouteDeps extends SupervisorGuardDeps {
   supervisorDevices: SupervisorDevices;
+  database: DatabaseHandle;
 }
+
+/** One device as GET /api/devices/{device_id} answers it: the registry's detail and the device's key binding. */
+export const supervisorDeviceDetailSchema = deviceDetailSchema.extend({
+  binding: deviceBindingSchema.describe('The key the device is bound to (README, "Device binding"); null when not bound.'),
+});
 
 /** Refuses an over-long id list before validating each id: the answer names the limit, not 501 field errors. */
 async function bounded(request: FastifyRequest): Promise<void> {
@@ -68,9 +77,13 @@ export function supervisorDeviceRoutes(fastify: FastifyInstance, deps: Superviso
     summary: 'One device with its audit history (viewer+)',
     security,
     params: deviceIdPath,
-    response: { 200: json('The device', deviceDetailSchema), ...supervisorErrors, ...problems([404], { 404: 'No such device.' }) },
+    response: { 200: json('The device', supervisorDeviceDetailSchema), ...supervisorErrors, ...problems([404], { 404: 'No such device.' }) },
   };
-  app.get('/api/devices/:device_id', { schema: detail, preValidation: read }, async (request) => deps.supervisorDevices.detail(request.params.device_id));
+  app.get('/api/devices/:device_id', { schema: detail, preValidation: read }, async (request) => {
+    const deviceId = request.params.device_id;
+    const [device, bindings] = await Promise.all([deps.supervisorDevices.detail(deviceId), bindingsOf(deps.database.reporting, [deviceId])]);
+    return { ...device, binding: bindingView(bindings.get(deviceId)) };
+  });
 
   /** A single-device move: POST /api/devices/{device_id}/<verb>, answered with the device after it and `change`. */
   const moveRoute = <B extends z.ZodType>(verb: string, schema: ReturnType<typeof move<B>>, links: string[], command: (body: z.output<B>) => Command) =>

@@ -31,6 +31,14 @@ const actionLabels: Record<AuditRecord['action'], string> = {
   TRANSFER: 'Transferred',
 };
 
+/** What a bound key's attestation proved (README, "Device binding"). */
+const attestationLabels: Record<string, string> = {
+  strongbox: 'StrongBox-backed key',
+  hardware: 'Hardware-backed key (TEE)',
+  software: 'Software key',
+  unverified: 'Key with unverified attestation',
+};
+
 function Value({ children }: { children: React.ReactNode }) {
   return children === null || children === undefined || children === '' ? <span className="muted">—</span> : <>{children}</>;
 }
@@ -140,6 +148,18 @@ export default async function DevicePage({ params, searchParams }: { params: Par
             <dt>Model / OS</dt>
             <dd>
               <Value>{[device.model, device.osVersion].filter(Boolean).join(' · ')}</Value>
+            </dd>
+            <dt>Device key</dt>
+            <dd data-testid="device-key">
+              {device.binding ? (
+                <>
+                  {attestationLabels[device.binding.attestation] ?? device.binding.attestation}
+                  {device.binding.attestationProblem ? ` (${device.binding.attestationProblem.replaceAll('_', ' ')})` : ''}, bound{' '}
+                  {formatDateTime(device.binding.boundAt, tz)} · <span className="mono">{device.binding.keyId.slice(0, 12)}…</span>
+                </>
+              ) : (
+                <span className="muted">Not bound: events are not held to a device key.</span>
+              )}
             </dd>
           </dl>
           {scores.length > 1 ? (
