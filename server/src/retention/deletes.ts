@@ -34,9 +34,12 @@ export function oldBuckets(behaviorId: string, bucketMs: number, cutoff: number)
  * Planner settings of a batch. Without statistics (PGlite has no autovacuum to gather them, and a table fresh from
  * an upgrade has none either) the planner guesses that a third of the table is older than the cutoff and prefers
  * reading it all and sorting; the daily run knows better, most days nothing is old. With sequential scans off the
- * planner takes the index whenever the statement can use it (and still finds a plan if it cannot).
+ * planner takes the index whenever the statement can use it (and still finds a plan if it cannot). Bitmap scans are
+ * off too: one builds the bitmap of every match and sorts them all before the LIMIT, so a backlog (the first run
+ * after a long stop) would be read whole for each batch; an index scan walks the range in order and stops at the
+ * batch's end.
  */
-export const BY_INDEX = sql`SET LOCAL enable_seqscan = off`;
+export const BY_INDEX = sql`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
 
 /** One batch (`oldDefaultRows`, `oldBuckets`) in the caller's transaction: the rows it deleted. */
 export async function deleteBatch(tx: Queryable, batch: SQL): Promise<number> {
