@@ -159,6 +159,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     db: database.db,
     retentionDays: env.VIGIL_RETENTION_DAYS,
     webhookRetentionDays: env.VIGIL_WEBHOOK_RETENTION_DAYS,
+    startDelayMs: env.VIGIL_RETENTION_START_DELAY_SECONDS * 1000,
     log: app.log,
   });
   retention.start();

@@ -70,5 +70,10 @@ export const behaviorBuckets = pgTable(
     /** Latest event time in the bucket (epoch ms), so a window ending inside it reads later points only when there are some; null: not known. */
     lastAt: bigint('last_at', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.behaviorId, t.groupKey, t.bucket] })],
+  (t) => [
+    primaryKey({ columns: [t.behaviorId, t.groupKey, t.bucket] }),
+    // Retention deletes a behavior's buckets older than its window as one index range (migration 0016), not a
+    // sequential scan of every bucket: the primary key's bucket comes after group_key.
+    index('behavior_buckets_age_idx').on(t.behaviorId, t.bucket),
+  ],
 );

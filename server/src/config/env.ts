@@ -102,6 +102,8 @@ export const envSchema = z.object({
   VIGIL_RETENTION_DAYS: int(0, 36_500).default(365),
   /** Delivered, dead and cancelled webhook messages (and their delivery log) older than this many days are deleted by the same run; 0 keeps them. */
   VIGIL_WEBHOOK_RETENTION_DAYS: int(0, 36_500).default(30),
+  /** Seconds after start before the first retention run, plus a random part up to as many again; 0 runs it at start. */
+  VIGIL_RETENTION_START_DELAY_SECONDS: int(0, 86_400).default(300),
   /** Lifetime of a console session from POST /api/auth/login, in hours. */
   VIGIL_SESSION_TTL_HOURS: int(1, 24 * 90).default(12),
   /**

@@ -9,10 +9,20 @@ export interface RetentionJobOptions extends RetentionPolicy {
   intervalMs?: number;
   /** After a failed run (a lock not granted, the database away): sooner than a day. */
   retryMs?: number;
+  /** VIGIL_RETENTION_START_DELAY_SECONDS in ms: the first run waits this, and up to as long again; 0 runs it at start. */
+  startDelayMs?: number;
 }
 
 /**
- * The daily retention run inside `vigil serve`: once at start, then every interval. Each process schedules it; the
+ * When the first run starts: at a random moment between `startDelayMs` and twice that after start. Not at start,
+ * where it would compete with a cold server's first requests, and not at one moment for a fleet restarted together.
+ */
+export function firstRunDelay(startDelayMs: number, random: () => number = Math.random): number {
+  return startDelayMs + Math.floor(random() * startDelayMs);
+}
+
+/**
+ * The daily retention run inside `vigil serve`: once a few minutes after start (`firstRunDelay`), then every interval. Each process schedules it; the
  * advisory lock in `runRetention` lets one of them work while the others skip.
  */
 export class RetentionJob {
@@ -20,13 +30,13 @@ export class RetentionJob {
   private running: Promise<void> | undefined;
   private closed = false;
   private firstDone!: () => void;
-  /** Settles when the run at start has finished (done or failed), so a test's own runs do not race it. */
+  /** Settles when the first run has finished (done or failed) or the job closed, so a test's own runs do not race it. */
   readonly firstRun = new Promise<void>((resolve) => (this.firstDone = resolve));
 
   constructor(private readonly options: RetentionJobOptions) {}
 
   start(): void {
-    this.schedule(0);
+    this.schedule(firstRunDelay(this.options.startDelayMs ?? 0));
   }
 
   async close(): Promise<void> {

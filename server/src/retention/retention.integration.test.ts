@@ -29,7 +29,7 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
   let db: Db;
   beforeAll(async () => {
     testDb = await createTestDatabase(driver);
-    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }) }, testDb);
+    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors }), VIGIL_RETENTION_START_DELAY_SECONDS: '0' }, testDb);
     db = server.database.db;
     // The server's own run at start would otherwise race the runs below (and drop what they made in the past).
     await server.vigil.retention.firstRun;
@@ -239,6 +239,18 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     await job.close();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^retention: events kept from \d{4}-.*behavior points from \d{4}-.*settled webhook messages from the beginning/);
+  });
+
+  it('the job with a start delay does not run at start; closing it before then ends it without a run', async () => {
+    const lines: string[] = [];
+    const log = { info: (_: object, msg: string) => lines.push(msg), warn: (_: object, msg: string) => lines.push(`WARN ${msg}`), error() {} };
+    const job = new RetentionJob({ db, retentionDays: 365, log, startDelayMs: 3_600_000 });
+    job.start();
+    // A whole run by another caller meanwhile: the job, had it started at once, would have logged by its end.
+    await retention(db, { retentionDays: 365 });
+    await job.close();
+    await job.firstRun;
+    expect(lines).toEqual([]);
   });
 
   it('creates the partitions ahead as time goes on, and moves rows the default held in their range', async () => {

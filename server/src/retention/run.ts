@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../db/handle.js';
 import { rows } from '../db/rows.js';
 import { pruneWebhookLog } from '../webhooks/prune.js';
+import { BATCH, count, deleteBatch, oldBuckets, oldDefaultRows } from './deletes.js';
 import { EVENTS, POINTS, PARTITIONED, bound, ensurePartition, listPartitions, partitionStart, type Partition, type PartitionedTable } from './partitions.js';
 
 const DAY_MS = 86_400_000;
@@ -48,9 +49,6 @@ export interface RetentionReport {
   webhooksCutoff: string | null;
 }
 
-/** Webhook messages deleted per transaction: small enough that no delivery waits long behind one. */
-const WEBHOOK_BATCH = 5_000;
-
 /**
  * Creates the partitions ahead and drops what the policy no longer keeps; one process at a time runs it (an
  * advisory lock; PGlite is one process). Events go by their own time, so an offline event older than the policy is
@@ -58,9 +56,10 @@ const WEBHOOK_BATCH = 5_000;
  * that had no partition (they wait in the default partition) are deleted once past it. Their idempotency keys go
  * with them. Behavior points and buckets are kept as long as the longest enabled window needs.
  *
- * Two transactions, each short where it matters: attaching new partitions locks the default partition while it is
- * checked, and a drop locks its whole table against inserts until commit, so the drops come last, after the row
- * deletions (a month of idempotency keys can take a while).
+ * Short transactions: attaching new partitions locks the default partition while it is checked; old behavior points
+ * and buckets go a batch per transaction, found through an index (deletes.ts); a drop locks its whole table against
+ * inserts until commit, so the drops come last, after the event rows' deletions (a month of idempotency keys can
+ * take a while).
  */
 export async function runRetention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
   const now = options.now ?? Date.now();
@@ -76,20 +75,31 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
       return true;
     });
 
+  // Another process may take the lock between two batches; it then does the rest, and this run stops.
+  const inBatches = async (table: string, batch: SQL) => {
+    let deleted = report.deletedRows[table] ?? 0;
+    for (let n = BATCH; n === BATCH; deleted += n) {
+      if (!(await alone(async (tx) => (n = await deleteBatch(tx, batch))))) return false;
+      report.deletedRows[table] = deleted + n;
+    }
+    return true;
+  };
+
+  let pointsCutoff = 0;
+  let behaviors: { id: string; bucket_ms: number }[] = [];
   report.ran = await alone(async (tx) => {
     for (const spec of PARTITIONED) report.created.push(...(await createAhead(tx, spec, now)));
+    pointsCutoff = now - (await longestWindowMs(tx)) - POINTS_MARGIN_MS;
+    behaviors = await rows(tx, sql`SELECT id, bucket_ms FROM behavior_definitions ORDER BY id`);
   });
   if (!report.ran) return report;
 
+  report.pointsCutoff = new Date(pointsCutoff).toISOString();
+  report.ran = await inBatches('behavior_points_default', oldDefaultRows(POINTS, pointsCutoff));
+  for (const b of behaviors) if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, Number(b.bucket_ms), pointsCutoff));
+  if (!report.ran) return report;
+
   report.ran = await alone(async (tx) => {
-    const pointsCutoff = now - (await longestWindowMs(tx)) - POINTS_MARGIN_MS;
-    report.pointsCutoff = new Date(pointsCutoff).toISOString();
-    report.deletedRows.behavior_points_default = await deleteDefaultBefore(tx, POINTS, pointsCutoff);
-    report.deletedRows.behavior_buckets = await count(
-      tx,
-      sql`DELETE FROM behavior_buckets b USING behavior_definitions d
-          WHERE d.id = b.behavior_id AND (b.bucket + 1) * d.bucket_ms <= ${pointsCutoff}`,
-    );
     const doomed: [PartitionedTable, Partition[]][] = [[POINTS, await olderThan(tx, POINTS, pointsCutoff)]];
     let keysCutoff: number | null = null;
 
@@ -134,9 +144,9 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
     report.webhooksCutoff = new Date(cutoff).toISOString();
     report.deletedRows.webhook_messages = 0;
     report.deletedRows.webhook_attempts = 0;
-    for (let batch = WEBHOOK_BATCH; batch === WEBHOOK_BATCH; ) {
+    for (let batch = BATCH; batch === BATCH; ) {
       let pruned = { messages: 0, attempts: 0 };
-      if (!(await alone(async (tx) => (pruned = await pruneWebhookLog(tx, cutoff, WEBHOOK_BATCH))))) break;
+      if (!(await alone(async (tx) => (pruned = await pruneWebhookLog(tx, cutoff, BATCH))))) break;
       report.deletedRows.webhook_messages += pruned.messages;
       report.deletedRows.webhook_attempts += pruned.attempts;
       batch = pruned.messages;
@@ -175,16 +185,6 @@ async function drop(tx: Queryable, spec: PartitionedTable, partitions: Partition
     dropped.push({ table: spec.table, partition: p.name, bytes: Number(size?.bytes ?? 0) });
   }
   return dropped;
-}
-
-async function deleteDefaultBefore(tx: Queryable, spec: PartitionedTable, cutoff: number): Promise<number> {
-  return count(tx, sql`DELETE FROM ${sql.identifier(`${spec.table}_default`)} WHERE ${sql.identifier(spec.column)} < ${bound(spec, cutoff)}`);
-}
-
-/** Rows a DELETE removed, the same on both drivers. */
-async function count(tx: Queryable, statement: ReturnType<typeof sql>): Promise<number> {
-  const [row] = await rows<{ n: number }>(tx, sql`WITH d AS (${statement} RETURNING 1) SELECT count(*)::int AS n FROM d`);
-  return Number(row?.n ?? 0);
 }
 
 /** The longest window among enabled behaviors, in milliseconds (0 without any). */
