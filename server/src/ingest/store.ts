@@ -93,7 +93,9 @@ async function storeIn(
   batch.forEach((p, i) => {
     if (p.event.idempotencyKey === null) return;
     const k = idemKey(p.keyId, p.event.idempotencyKey);
-    keyed.set(k, [...(keyed.get(k) ?? []), i]);
+    const group = keyed.get(k);
+    if (group) group.push(i);
+    else keyed.set(k, [i]);
   });
   if (locked && keyed.size > 0) {
     const sorted = [...keyed.keys()].sort();
@@ -203,7 +205,9 @@ function answersOf(read: unknown): Map<string, Insights> {
  * The batch's events as one INSERT, after `claim` (a CTE before it) has claimed their idempotency keys; the insert
  * returns the ids actually written (a racing retry's copy claimed nothing, so it is not). Keys are claimed in
  * order so two batches sharing keys wait on each other's in the same order. `stale`: the checks of what the cache
- * served; if any holds, `vigil_facts_hold` raises and the whole statement (every CTE's write too) is undone.
+ * served; if any holds, `vigil_facts_hold` raises and the whole statement (every CTE's write too) is undone. The
+ * call is a subquery so that it runs once per statement (an init plan), not once per row as a volatile function
+ * in the WHERE clause would.
  */
 function insertEvents(
   pending: Pending[],
@@ -254,7 +258,7 @@ function insertEvents(
        session_id text, ip text, user_agent text, properties jsonb, tags text[], risk_score float8, response jsonb,
        occurred_at timestamptz, received_at timestamptz`,
     )}
-    WHERE ${stale.length > 0 ? sql`CASE WHEN vigil_facts_hold(${join(stale, ' OR ')}) THEN ` : sql``}
+    WHERE ${stale.length > 0 ? sql`CASE WHEN (SELECT vigil_facts_hold(${join(stale, ' OR ')})) THEN ` : sql``}
       (t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``})
       ${stale.length > 0 ? sql`END` : sql``}
     RETURNING id`;

@@ -1,6 +1,7 @@
 import { sql, type Sql } from '../../db/statement.js';
 import { ms, probe, records } from '../../db/compose.js';
 import { factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../../pipeline/fact-cache.js';
+import { byKey } from '../../pipeline/sightings.js';
 
 export interface Sighting {
   kind: 'email' | 'phone';
@@ -18,7 +19,6 @@ export interface SightingFacts {
 const keyOf = (kind: string, value: string) => `${kind} ${value}`;
 const linkKey = (kind: string, value: string, linked: string | null) => `${keyOf(kind, value)} ${linked}`;
 const linkOf = (s: Sighting) => linkKey(s.kind, s.value, s.linked);
-const sorted = <T>(items: T[], key: (t: T) => string) => items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
 /** Each value's earliest sighting in the batch, and each distinct (value, linked) pair, in key order. */
 function distinct(sightings: readonly Sighting[]) {
@@ -30,10 +30,8 @@ function distinct(sightings: readonly Sighting[]) {
     if (!seen || s.at < seen.at) first.set(k, s);
     if (s.linked !== null) links.set(linkOf(s), s);
   }
-  return {
-    values: sorted([...first.values()], (s) => keyOf(s.kind, s.value)),
-    links: sorted([...links.values()], linkOf),
-  };
+  // Sorted by the maps' own keys: a comparator that rebuilt each key string made every comparison allocate.
+  return { values: byKey(first).map(([, s]) => s), links: byKey(links).map(([, s]) => s) };
 }
 
 /**
