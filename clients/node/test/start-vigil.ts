@@ -26,19 +26,21 @@ export interface StartVigilOptions {
 }
 
 /**
- * Starts a real Vigil server on a fresh embedded database: keys are created first (the embedded
- * database allows one process per data directory), then `serve` runs on a free port until
- * GET /healthz answers 200.
+ * Starts a real Vigil server on a fresh database: keys are created first (the embedded database allows one
+ * process per data directory), then `serve` runs on a free port until GET /healthz answers 200.
+ * The database is a new one on the PostgreSQL server of VIGIL_TEST_DATABASE_URL when the test command started
+ * one (`make test` does), else an embedded one: these tests are about the client, and a PostgreSQL-backed server
+ * starts for a fraction of the CPU of an embedded one (no WebAssembly PostgreSQL per `keys create` and `serve`).
  */
 export async function startVigil(options: StartVigilOptions = {}): Promise<RunningVigil> {
   if (!existsSync(SERVER_CLI)) {
     throw new Error(`Vigil server is not built (${SERVER_CLI} missing): run \`pnpm install && pnpm build\` at the repository root`);
   }
-  // A copy of the migrated embedded template from the shared test kit.
-  const database = await createTestDatabase('pglite');
-  const baseEnv: NodeJS.ProcessEnv = { ...process.env, ...database.env };
-  // This temp dir's embedded database, whatever DATABASE_URL the developer's shell has.
-  delete baseEnv.DATABASE_URL;
+  // A copy of the migrated template from the shared test kit.
+  const database = await createTestDatabase(process.env.VIGIL_TEST_DATABASE_URL ? 'postgres' : 'pglite');
+  // This test's database, whatever DATABASE_URL the developer's shell has.
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: undefined, ...database.env };
+  if (baseEnv.DATABASE_URL === undefined) delete baseEnv.DATABASE_URL;
   const writeKey = await createKey(baseEnv, 'write');
 
   const port = await freePort();
