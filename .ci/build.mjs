@@ -2,6 +2,7 @@
 // last successful build, in dependency order, and skips the rest, so a second run on an unchanged copy builds
 // nothing (the console's `next build` alone is a minute of CPU). `node .ci/build.mjs @vigil/console` checks only
 // the packages named (the console's and the browser library's tests do, before testing their build).
+// `node .ci/build.mjs --typecheck` does the same for the packages' type checks (make check).
 //
 // Skipping is decided on content, never on mtimes: a package's input hash covers every file of its folder that git
 // tracks or would track (not ignored; nested packages excluded), the lockfile, the root's package.json and
@@ -23,11 +24,11 @@ const packages = new Map();
 for (const { name, path } of listed) {
   if (path === root) continue;
   const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
-  if (!manifest.scripts?.build) continue;
   const deps = Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })
     .filter(([, version]) => String(version).startsWith('workspace:'))
     .map(([dep]) => dep);
-  packages.set(name, { name, dir: relative(root, path), deps, output: name === '@vigil/console' ? '.next' : 'dist' });
+  const scripts = Object.keys(manifest.scripts ?? {});
+  packages.set(name, { name, dir: relative(root, path), deps, scripts, output: name === '@vigil/console' ? '.next' : 'dist' });
 }
 const packageDirs = [...packages.values()].map((p) => p.dir);
 
@@ -85,7 +86,10 @@ function outputHash(pkg) {
   return hash.digest('hex');
 }
 
-const stampPath = (pkg) => join(root, pkg.dir, 'node_modules/.cache/vigil-build.json');
+// `--typecheck`: the packages' `typecheck` scripts instead (make check), two at a time; it makes no output.
+const typecheck = process.argv[2] === '--typecheck';
+const task = typecheck ? 'typecheck' : 'build';
+const stampPath = (pkg) => join(root, pkg.dir, `node_modules/.cache/vigil-${task}.json`);
 function readStamp(pkg) {
   try {
     return JSON.parse(readFileSync(stampPath(pkg), 'utf8'));
@@ -103,16 +107,37 @@ const visit = (name) => {
 };
 for (const name of ['@vigil/drizzle', '@vigil/browser', ...[...packages.keys()].sort()]) visit(name);
 
-const wanted = process.argv.slice(2);
-for (const name of wanted) if (!packages.has(name)) throw new Error(`build: no workspace package ${name} with a build script`);
-for (const name of order.filter((n) => wanted.length === 0 || wanted.includes(n))) {
+const wanted = process.argv.slice(typecheck ? 3 : 2);
+for (const name of wanted) if (!packages.get(name)?.scripts.includes(task)) throw new Error(`${task}: no workspace package ${name} with a ${task} script`);
+const stale = [];
+for (const name of order.filter((n) => packages.get(n).scripts.includes(task) && (wanted.length === 0 || wanted.includes(n)))) {
   const pkg = packages.get(name);
   const stamp = readStamp(pkg);
   const input = inputHash(name);
-  if (stamp && stamp.input === input && stamp.output === outputHash(pkg)) {
-    console.log(`build: ${name} is current (inputs unchanged since its last build)`);
-    continue;
+  if (stamp && stamp.input === input && (typecheck || stamp.output === outputHash(pkg))) {
+    console.log(`${task}: ${name} is current (inputs unchanged since its last ${task})`);
+  } else {
+    stale.push(name);
   }
+}
+const stampAll = (names) => {
+  for (const name of names) {
+    const pkg = packages.get(name);
+    mkdirSync(dirname(stampPath(pkg)), { recursive: true });
+    writeFileSync(stampPath(pkg), `${JSON.stringify({ input: inputHash(name), output: typecheck ? null : outputHash(pkg) })}\n`);
+  }
+};
+if (typecheck && stale.length > 0) {
+  // tsc is single-threaded: two packages at a time on a 2-core machine. Stamped only when all of them pass.
+  const filters = stale.flatMap((name) => ['--filter', name]);
+  const result = spawnSync('pnpm', ['-r', '--workspace-concurrency=2', '--reporter=append-only', ...filters, 'run', 'typecheck'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  stampAll(stale);
+}
+for (const name of typecheck ? [] : stale) {
   const started = Date.now();
   const result = spawnSync('pnpm', ['--filter', name, 'run', 'build'], {
     cwd: root,
@@ -120,7 +145,6 @@ for (const name of order.filter((n) => wanted.length === 0 || wanted.includes(n)
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  mkdirSync(dirname(stampPath(pkg)), { recursive: true });
-  writeFileSync(stampPath(pkg), `${JSON.stringify({ input, output: outputHash(pkg) })}\n`);
+  stampAll([name]);
   console.log(`build: ${name} built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
