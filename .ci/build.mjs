@@ -6,8 +6,8 @@
 //
 // Skipping is decided on content, never on mtimes: a package's input hash covers every file of its folder that git
 // tracks or would track (not ignored; nested packages excluded), the lockfile, the root's package.json and
-// tsconfig.base.json, the Node version and the input hashes of the workspace packages it depends on, so a change
-// to a dependency rebuilds its dependents. The stamp (node_modules/.cache/vigil-build.json in the package) also
+// tsconfig.base.json, the Node version and the built output of the workspace packages it depends on, so a change
+// to what a dependency builds rebuilds its dependents. The stamp (node_modules/.cache/vigil-build.json in the package) also
 // records a hash of the build's output (paths and contents), so a deleted or edited dist/.next rebuilds too.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -56,7 +56,9 @@ function inputHash(name) {
   const nested = packageDirs.filter((d) => d !== pkg.dir && d.startsWith(`${pkg.dir}/`));
   const own = files.filter((f) => f.startsWith(`${pkg.dir}/`) && !nested.some((d) => f.startsWith(`${d}/`)));
   const hash = sha().update(shared).update(hashFiles(own));
-  for (const dep of [...pkg.deps].sort()) if (packages.has(dep)) hash.update(`${dep}:${inputHash(dep)}`);
+  // What a package uses of a workspace dependency is its build output (dist), so a dependency's test-only change
+  // rebuilds nothing downstream. Builds run in dependency order, so that output is current when this is asked.
+  for (const dep of [...pkg.deps].sort()) if (packages.has(dep)) hash.update(`${dep}:${outputHash(packages.get(dep))}`);
   inputs.set(name, hash.digest('hex'));
   return inputs.get(name);
 }
@@ -109,42 +111,50 @@ for (const name of ['@vigil/drizzle', '@vigil/browser', ...[...packages.keys()].
 
 const wanted = process.argv.slice(typecheck ? 3 : 2);
 for (const name of wanted) if (!packages.get(name)?.scripts.includes(task)) throw new Error(`${task}: no workspace package ${name} with a ${task} script`);
-const stale = [];
-for (const name of order.filter((n) => packages.get(n).scripts.includes(task) && (wanted.length === 0 || wanted.includes(n)))) {
+const current = (name) => {
   const pkg = packages.get(name);
   const stamp = readStamp(pkg);
-  const input = inputHash(name);
-  if (stamp && stamp.input === input && (typecheck || stamp.output === outputHash(pkg))) {
-    console.log(`${task}: ${name} is current (inputs unchanged since its last ${task})`);
-  } else {
-    stale.push(name);
-  }
-}
-const stampAll = (names) => {
-  for (const name of names) {
-    const pkg = packages.get(name);
-    mkdirSync(dirname(stampPath(pkg)), { recursive: true });
-    writeFileSync(stampPath(pkg), `${JSON.stringify({ input: inputHash(name), output: typecheck ? null : outputHash(pkg) })}\n`);
-  }
+  return stamp !== null && stamp.input === inputHash(name) && (typecheck || stamp.output === outputHash(pkg));
 };
-if (typecheck && stale.length > 0) {
-  // tsc is single-threaded: two packages at a time on a 2-core machine. Stamped only when all of them pass.
-  const filters = stale.flatMap((name) => ['--filter', name]);
-  const result = spawnSync('pnpm', ['-r', '--workspace-concurrency=2', '--reporter=append-only', ...filters, 'run', 'typecheck'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  stampAll(stale);
-}
-for (const name of typecheck ? [] : stale) {
-  const started = Date.now();
-  const result = spawnSync('pnpm', ['--filter', name, 'run', 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  stampAll([name]);
-  console.log(`build: ${name} built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const stamp = (name) => {
+  const pkg = packages.get(name);
+  mkdirSync(dirname(stampPath(pkg)), { recursive: true });
+  writeFileSync(stampPath(pkg), `${JSON.stringify({ input: inputHash(name), output: typecheck ? null : outputHash(pkg) })}\n`);
+};
+const chosen = order.filter((n) => packages.get(n).scripts.includes(task) && (wanted.length === 0 || wanted.includes(n)));
+const skip = (name) => console.log(`${task}: ${name} is current (inputs unchanged since its last ${task})`);
+if (typecheck) {
+  // A type check changes no output, so every package's inputs are known up front and the stale ones run together:
+  // two at a time (tsc is single-threaded), stamped only when all of them pass.
+  const stale = [];
+  for (const name of chosen) {
+    if (current(name)) skip(name);
+    else stale.push(name);
+  }
+  if (stale.length > 0) {
+    const filters = stale.flatMap((name) => ['--filter', name]);
+    const result = spawnSync('pnpm', ['-r', '--workspace-concurrency=2', '--reporter=append-only', ...filters, 'run', 'typecheck'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+    for (const name of stale) stamp(name);
+  }
+} else {
+  // One at a time in dependency order: a package is checked after its dependencies' builds, whose output it hashes.
+  for (const name of chosen) {
+    if (current(name)) {
+      skip(name);
+      continue;
+    }
+    const started = Date.now();
+    const result = spawnSync('pnpm', ['--filter', name, 'run', 'build'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+    stamp(name);
+    console.log(`build: ${name} built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
 }
