@@ -15,7 +15,9 @@ other=10.34.7
 
 # The packages come from the usual store (the copy is fresh, not the download).
 store=$(npm_config_manage_package_manager_versions=false pnpm store path 2>/dev/null || true)
-export HOME=$tmp/home npm_config_prefix=$tmp/home/.local npm_config_cache=$tmp/npm-cache
+# npm's download cache outlives the run (.cache is ignored by git), so a second run fetches neither pnpm again; the
+# npm prefix and HOME, where the installed pnpm lives, are still new each time.
+export HOME=$tmp/home npm_config_prefix=$tmp/home/.local npm_config_cache=$root/.cache/first-start-npm
 mkdir -p "$HOME"
 npm install -g --silent "pnpm@$other" >/dev/null 2>&1
 export PATH="$HOME/.local/bin:$PATH"

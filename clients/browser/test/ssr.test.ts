@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
 const BROWSER_GLOBALS = ["window", "document", "navigator", "localStorage", "location", "screen", "self"];
 
@@ -30,6 +30,10 @@ function trapGlobals(): { touched: string[]; restore(): void } {
 }
 
 describe("server-side rendering", () => {
+  // The test files share a worker's module cache (isolate: false in vitest.config.ts): this file's first import of
+  // the package must evaluate it afresh, or "reads no browser global on import" would hold vacuously.
+  beforeAll(() => vi.resetModules());
+
   it("importing the package reads no browser global and starts nothing", async () => {
     const trap = trapGlobals();
     try {

@@ -1,12 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createTestDatabase, freePort } from '@vigil/test-kit';
 
 export { freePort };
-
-const run = promisify(execFile);
 
 /** The real Vigil server CLI, built by `pnpm build` at the repository root. */
 export const SERVER_CLI = fileURLToPath(new URL('../../../server/dist/cli.js', import.meta.url));
@@ -26,20 +23,21 @@ export interface StartVigilOptions {
 }
 
 /**
- * Starts a real Vigil server on a fresh embedded database: keys are created first (the embedded
- * database allows one process per data directory), then `serve` runs on a free port until
- * GET /healthz answers 200.
+ * Starts a real Vigil server on a fresh database: `serve` runs on a free port until GET /healthz answers 200, and
+ * its first start's write key is the tests' key.
+ * The database is a new one on the PostgreSQL server of VIGIL_TEST_DATABASE_URL when the test command started
+ * one (`make test` does), else an embedded one: these tests are about the client, and a PostgreSQL-backed server
+ * starts for a fraction of the CPU of an embedded one (no WebAssembly PostgreSQL per `keys create` and `serve`).
  */
 export async function startVigil(options: StartVigilOptions = {}): Promise<RunningVigil> {
   if (!existsSync(SERVER_CLI)) {
     throw new Error(`Vigil server is not built (${SERVER_CLI} missing): run \`pnpm install && pnpm build\` at the repository root`);
   }
-  // A copy of the migrated embedded template from the shared test kit.
-  const database = await createTestDatabase('pglite');
-  const baseEnv: NodeJS.ProcessEnv = { ...process.env, ...database.env };
-  // This temp dir's embedded database, whatever DATABASE_URL the developer's shell has.
-  delete baseEnv.DATABASE_URL;
-  const writeKey = await createKey(baseEnv, 'write');
+  // A copy of the migrated template from the shared test kit.
+  const database = await createTestDatabase(process.env.VIGIL_TEST_DATABASE_URL ? 'postgres' : 'pglite');
+  // This test's database, whatever DATABASE_URL the developer's shell has.
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: undefined, ...database.env };
+  if (baseEnv.DATABASE_URL === undefined) delete baseEnv.DATABASE_URL;
 
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_CLI, 'serve'], {
@@ -55,8 +53,14 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Runni
     await terminate(child);
     await database.drop();
   };
+  let writeKey: string;
   try {
     await waitForHealth(url, child, () => output);
+    // The key is printed before the server listens; its pipe may still be on the way.
+    for (let i = 0; i < 50 && firstStartWriteKey(output) === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const key = firstStartWriteKey(output);
+    if (key === undefined) throw new Error(`vigil serve printed no first-start write key:\n${output}`);
+    writeKey = key;
   } catch (error) {
     await stop();
     throw error;
@@ -64,18 +68,15 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Runni
   return { url, writeKey, output: () => output, stop };
 }
 
-async function createKey(env: NodeJS.ProcessEnv, kind: 'write' | 'client'): Promise<string> {
-  const { stdout } = await run(process.execPath, [SERVER_CLI, 'keys', 'create', '--kind', kind, '--name', `node-client-test-${kind}`, '--json'], {
-    env,
-    timeout: 60_000,
-  });
-  const line = stdout
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.trim().startsWith('{'));
-  if (line === undefined) throw new Error(`keys create printed no JSON:\n${stdout}`);
-  return (JSON.parse(line) as { key: string }).key;
+/**
+ * The write key `serve` prints on a fresh database's first start (the line after " Write key"), as an operator
+ * reads it: no separate `vigil keys create` process (a second server start's worth of CPU) before each server.
+ */
+function firstStartWriteKey(output: string): string | undefined {
+  const lines = output.split('\n');
+  const at = lines.findIndex((line) => line.startsWith(' Write key'));
+  const key = at < 0 ? undefined : lines[at + 1]?.trim();
+  return key?.startsWith('vigil_wk_') ? key : undefined;
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
