@@ -8,6 +8,7 @@ import type { DatabaseHandle, Db } from './handle.js';
 import { DataDirError, lockDataDir } from './lock.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { PgliteGuard } from './pglite-guard.js';
+import { PgliteThread } from './pglite-thread.js';
 import { listenWithReconnect } from './pg-listener.js';
 import { ReplicaMonitor } from './replica.js';
 import { reportingPool } from './reporting-pool.js';
@@ -142,11 +143,11 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
   const dataDir = resolve(env.VIGIL_DATA_DIR);
   const release = lockDataDir(dataDir, options.purpose);
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
     const pgdata = join(dataDir, 'pgdata');
+    // On a thread of its own, so PostgreSQL's work does not hold the event loop (see pglite-thread.ts).
     const create = () =>
-      PGlite.create(pgdata).catch((error: NodeJS.ErrnoException) => {
+      PgliteThread.open(pgdata).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EROFS' || error.code === 'EACCES' || error.code === 'EPERM'
           ? new DataDirError(`The data directory ${pgdata} is not writable (${error.code}): Vigil must be able to write there`)
           : error;
