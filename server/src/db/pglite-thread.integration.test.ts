@@ -11,8 +11,9 @@ describe('PGlite on its own thread', () => {
   let dir: string;
   let threads: PgliteThread[];
   let guard: PgliteGuard;
+  const limits = { stuckAfterMs: 0 };
   const open = async () => {
-    const thread = await PgliteThread.open(join(dir, 'pgdata'));
+    const thread = await PgliteThread.open(join(dir, 'pgdata'), limits);
     threads.push(thread);
     return thread;
   };
@@ -90,5 +91,18 @@ describe('PGlite on its own thread', () => {
     // The subscription lives on in the new thread.
     await guard.exec("NOTIFY after, 'again'");
     await expect.poll(() => got).toEqual(['again']);
+  });
+
+  it('ends a thread whose statement does not answer in time, and starts a new one on the next probe', async () => {
+    limits.stuckAfterMs = 1000;
+    try {
+      const error = await guard.query('SELECT pg_sleep(30)').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PgliteThreadLost);
+      expect((error as Error).message).toMatch(/did not answer within 1 s/);
+    } finally {
+      limits.stuckAfterMs = 0;
+    }
+    await guard.probe();
+    expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0]!.n).toBe(2);
   });
 });

@@ -50,7 +50,16 @@ function modules(): Promise<{ pglite: WasmModule; initdb: WasmModule }> {
   return compiled;
 }
 
-type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; since: number };
+
+export interface PgliteThreadLimits {
+  /**
+   * A call unanswered for this long means PGlite is spinning for good (see pglite-guard.ts): the thread is ended,
+   * as the watchdog ends a process whose event loop is held. 0: never. Read at each check, so it can be set once
+   * the migrations (whose statements may legitimately run long) are done.
+   */
+  stuckAfterMs: number;
+}
 
 /** An error from the thread, as an Error of this thread with the fields it carried (`code`, `detail`, …). */
 function revived(fields: Record<string, unknown>): Error {
@@ -75,8 +84,13 @@ export class PgliteThread implements PgliteConnection {
   private nextId = 1;
   private lost: PgliteThreadLost | undefined;
   private closing = false;
+  private stuck: string | undefined;
+  private readonly watch: NodeJS.Timeout;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    limits: PgliteThreadLimits,
+  ) {
     worker.on('message', (message: { id?: number; value?: unknown; error?: Record<string, unknown>; notify?: number; payload?: string }) => {
       if (message.notify !== undefined) return void this.subscriptions.get(message.notify)?.(message.payload ?? '');
       const call = this.pending.get(message.id!);
@@ -89,20 +103,31 @@ export class PgliteThread implements PgliteConnection {
     let cause: Error | undefined;
     worker.on('error', (error) => (cause = error));
     worker.on('exit', (code) => {
+      clearInterval(this.watch);
       this.lost ??= new PgliteThreadLost(
-        this.closing ? 'The embedded database is closed' : `The embedded database thread stopped (exit code ${code}${cause ? `: ${cause.message}` : ''})`,
+        this.closing
+          ? 'The embedded database is closed'
+          : (this.stuck ?? `The embedded database thread stopped (exit code ${code}${cause ? `: ${cause.message}` : ''})`),
         { cause },
       );
       for (const call of this.pending.values()) call.reject(this.lost);
       this.pending.clear();
     });
+    this.watch = setInterval(() => {
+      // Calls are answered in order: the oldest pending one is the one running.
+      const oldest = this.pending.values().next().value;
+      if (!oldest || limits.stuckAfterMs <= 0 || Date.now() - oldest.since < limits.stuckAfterMs) return;
+      this.stuck = `The embedded database did not answer within ${limits.stuckAfterMs / 1000} s; its thread was ended`;
+      void worker.terminate();
+    }, 1000);
+    this.watch.unref();
     this.idle();
   }
 
   /** Starts a thread and opens PGlite on `dataDir` in it; a failure to open arrives with its `code` (EACCES…). */
-  static async open(dataDir: string): Promise<PgliteThread> {
+  static async open(dataDir: string, limits: PgliteThreadLimits = { stuckAfterMs: 0 }): Promise<PgliteThread> {
     const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: { pglite: pathToFileURL(pgliteEntry).href } });
-    const thread = new PgliteThread(worker);
+    const thread = new PgliteThread(worker, limits);
     try {
       await thread.call('open', { dataDir, modules: await modules() });
       return thread;
@@ -157,7 +182,7 @@ export class PgliteThread implements PgliteConnection {
     if (this.lost) return Promise.reject(this.lost);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, since: Date.now() });
       this.worker.ref();
       this.worker.postMessage({ id, op, ...message });
     });
