@@ -12,6 +12,9 @@ export const PGLITE_THREAD_SOURCE = `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 let pg;
+// Loaded while the caller compiles PGlite's WebAssembly, before the first message asks for it.
+const loading = import(workerData.pglite);
+loading.catch(() => {});
 const unlisteners = new Map();
 const serialized = (error) => {
   const out = { message: String((error && error.message) || error), name: error && error.name };
@@ -30,7 +33,7 @@ const queryOptions = (o) => {
 };
 const ops = {
   async open({ dataDir, modules }) {
-    const { PGlite } = await import(workerData.pglite);
+    const { PGlite } = await loading;
     pg = await PGlite.create(dataDir, { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb });
   },
   query: ({ text, params, options }) => pg.query(text, params, queryOptions(options)),

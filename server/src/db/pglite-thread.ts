@@ -160,7 +160,7 @@ export class PgliteThread implements PgliteConnection {
     };
   }
 
-  /** Closes PGlite (it writes what it holds) and ends the thread; ends it anyway when it does not answer. */
+  /** Closes PGlite (it writes what it holds), then ends the thread; ends it anyway when PGlite does not answer. */
   async close(): Promise<void> {
     if (this.lost) return;
     let timer: NodeJS.Timeout | undefined;
@@ -169,7 +169,10 @@ export class PgliteThread implements PgliteConnection {
     } finally {
       clearTimeout(timer);
       this.closing = true;
-      await this.worker.terminate();
+      this.lost = new PgliteThreadLost('The embedded database is closed');
+      // PGlite has closed (or given up): the thread's teardown, freeing its memory, need not delay the caller.
+      this.worker.unref();
+      void this.worker.terminate();
     }
   }
 
