@@ -29,9 +29,10 @@ type Subscription = { channel: string; onMessage: (payload: string) => void; unl
  * once a statement has failed to create the next WAL segment ("could not write to file pg_wal/xlogtemp…: No
  * space left on device", 53100), the next command of any kind (even `SELECT 1`, or the ROLLBACK its own
  * `transaction()` sends) spins in WebAssembly forever (on the main thread: no event loop, so no /healthz and no
- * SIGTERM; on its own thread: no answer ever), and freeing space does not help. Closing that instance still works, and a new one on the same directory recovers. Worse,
- * when the same failure happens inside COMMIT of an explicit transaction, COMMIT itself never returns (an error in
- * a critical section, which PostgreSQL makes a PANIC). So this guard:
+ * SIGTERM; on its own thread: no answer ever), and freeing space does not help. Closing that instance still
+ * works, and a new one on the same directory recovers. Worse, when the same failure happens inside COMMIT of an
+ * explicit transaction, COMMIT itself never returns (an error in a critical section, which PostgreSQL makes a
+ * PANIC; on its own thread, pglite-thread.ts ends the thread after VIGIL_WATCHDOG_SECONDS). So this guard:
  * - refuses work (DatabaseFault 'disk_full') while free space is below `minFreeBytes`, so PGlite normally never
  *   meets ENOSPC at all: the only defence against the COMMIT case;
  * - after a disk-full error all the same, sends PGlite nothing more (not even a ROLLBACK) until `probe()` finds
