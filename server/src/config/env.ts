@@ -47,7 +47,7 @@ export const envSchema = z.object({
   VIGIL_DATA_DIR: z.string().min(1).default('./.vigil/data'),
   /** Free space (MiB) the embedded database's disk must keep; below it writes get 503 before PGlite meets ENOSPC. */
   VIGIL_DATA_DIR_MIN_FREE_MB: int(0, 1_000_000).default(64),
-  /** `vigil serve` ends itself when its event loop has not run for this many seconds (a hung PGlite); 0: never. */
+  /** Seconds after which a held event loop ends `vigil serve`, and an unanswered PGlite statement its thread; 0: never. */
   VIGIL_WATCHDOG_SECONDS: int(0, 86_400).default(60),
   /** Path of a JSON or YAML file with behaviors, intelligence lists and score weights. */
   VIGIL_CONFIG: z.string().min(1).optional(),

@@ -8,6 +8,7 @@ import type { DatabaseHandle, Db } from './handle.js';
 import { DataDirError, lockDataDir } from './lock.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { PgliteGuard } from './pglite-guard.js';
+import { PgliteThread } from './pglite-thread.js';
 import { listenWithReconnect } from './pg-listener.js';
 import { ReplicaMonitor } from './replica.js';
 import { reportingPool } from './reporting-pool.js';
@@ -42,6 +43,7 @@ export interface DatabaseSettings {
   VIGIL_DB_REPORTING_POOL_SIZE: number;
   VIGIL_REPORTING_STATEMENT_TIMEOUT_MS: number;
   VIGIL_COMMIT_CONCURRENCY: number;
+  VIGIL_WATCHDOG_SECONDS?: number;
 }
 
 export async function openDatabase(env: DatabaseSettings, options: OpenOptions): Promise<DatabaseHandle> {
@@ -142,11 +144,12 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
   const dataDir = resolve(env.VIGIL_DATA_DIR);
   const release = lockDataDir(dataDir, options.purpose);
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
     const pgdata = join(dataDir, 'pgdata');
+    // On a thread of its own, so PostgreSQL's work does not hold the event loop (see pglite-thread.ts).
+    const limits = { stuckAfterMs: 0 };
     const create = () =>
-      PGlite.create(pgdata).catch((error: NodeJS.ErrnoException) => {
+      PgliteThread.open(pgdata, limits).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EROFS' || error.code === 'EACCES' || error.code === 'EPERM'
           ? new DataDirError(`The data directory ${pgdata} is not writable (${error.code}): Vigil must be able to write there`)
           : error;
@@ -162,6 +165,9 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
     }
+    // Past the migrations, a statement that runs this long is PGlite spinning for good: its thread is ended and
+    // started again (on the main thread, the watchdog would have ended the process).
+    limits.stuckAfterMs = (env.VIGIL_WATCHDOG_SECONDS ?? 0) * 1000;
     const health = new DatabaseHealth({ ping: () => client.probe() });
     return {
       driver: 'pglite',

@@ -1,14 +1,15 @@
 import { statfsSync } from 'node:fs';
-import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { DatabaseFault, faultKind } from './faults.js';
+import { type PgliteConnection, PgliteThreadLost } from './pglite-thread.js';
 
 export interface PgliteGuardOptions {
   /** Where PGlite writes; its file system's free space is checked before each piece of work. */
   dataDir: string;
   /** Below this many free bytes, work is refused (503) before PGlite can run out of space. */
   minFreeBytes: number;
-  /** Opens PGlite on the same directory again, to replace an instance that met a full disk. */
-  reopen(): Promise<PGlite>;
+  /** Opens PGlite on the same directory again, to replace an instance that met a full disk or whose thread died. */
+  reopen(): Promise<PgliteConnection>;
 }
 
 interface TxClient {
@@ -21,31 +22,34 @@ interface TxClient {
 type Subscription = { channel: string; onMessage: (payload: string) => void; unlisten?: () => Promise<void> };
 
 /**
- * PGlite with a circuit breaker for a full disk, handed to drizzle in place of the PGlite instance.
+ * PGlite with a circuit breaker for a full disk, handed to drizzle in place of the PGlite instance. The instance is
+ * PGlite on a thread of its own (pglite-thread.ts) in Vigil; PGlite itself works too.
  *
- * PGlite 0.5 runs PostgreSQL on the main thread. Measured on a full tmpfs (pglite-guard.integration.test.ts):
+ * PGlite 0.5 runs PostgreSQL on the thread that calls it. Measured on a full tmpfs (pglite-guard.integration.test.ts):
  * once a statement has failed to create the next WAL segment ("could not write to file pg_wal/xlogtemp…: No
  * space left on device", 53100), the next command of any kind (even `SELECT 1`, or the ROLLBACK its own
- * `transaction()` sends) spins in WebAssembly forever: no event loop, so no /healthz and no SIGTERM, and freeing
- * space does not help. Closing that instance still works, and a new one on the same directory recovers. Worse,
- * when the same failure happens inside COMMIT of an explicit transaction, COMMIT itself never returns (an error in
- * a critical section, which PostgreSQL makes a PANIC). So this guard:
+ * `transaction()` sends) spins in WebAssembly forever (on the main thread: no event loop, so no /healthz and no
+ * SIGTERM; on its own thread: no answer ever), and freeing space does not help. Closing that instance still
+ * works, and a new one on the same directory recovers. Worse, when the same failure happens inside COMMIT of an
+ * explicit transaction, COMMIT itself never returns (an error in a critical section, which PostgreSQL makes a
+ * PANIC; on its own thread, pglite-thread.ts ends the thread after VIGIL_WATCHDOG_SECONDS). So this guard:
  * - refuses work (DatabaseFault 'disk_full') while free space is below `minFreeBytes`, so PGlite normally never
  *   meets ENOSPC at all: the only defence against the COMMIT case;
  * - after a disk-full error all the same, sends PGlite nothing more (not even a ROLLBACK) until `probe()` finds
  *   space again, closes the instance and opens a new one;
  * - runs all work one piece at a time itself, so that nothing already queued inside PGlite can reach it after
  *   such an error. Transactions are run here (BEGIN … COMMIT) for the same reason.
+ * A thread that died (PgliteThreadLost) is handled like a full disk: refused (503) until `probe()` starts a new one.
  * The watchdog (cli/watchdog.ts) ends a process whose event loop is held anyway.
  */
 export class PgliteGuard {
-  private inner: PGlite;
+  private inner: PgliteConnection;
   private broken: DatabaseFault | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly subscriptions = new Set<Subscription>();
 
   constructor(
-    inner: PGlite,
+    inner: PgliteConnection,
     private readonly options: PgliteGuardOptions,
   ) {
     this.inner = inner;
@@ -148,6 +152,8 @@ export class PgliteGuard {
     } catch (error) {
       if (faultKind(error) === 'disk_full') {
         this.broken = new DatabaseFault('disk_full', 'The embedded database met a full disk; it reopens when space is freed', { cause: error });
+      } else if (error instanceof PgliteThreadLost) {
+        this.broken = new DatabaseFault('connection', 'The embedded database thread stopped; it is started again', { cause: error });
       }
       throw error;
     }

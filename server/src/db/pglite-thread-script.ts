@@ -1,0 +1,60 @@
+/**
+ * The source of the embedded database's thread (see pglite-thread.ts), run with `new Worker(source, { eval: true })`.
+ * A string rather than a module file, so the same code runs from `dist/` and under vitest (which runs `src/*.ts`,
+ * where no `.js` beside this file exists to point a Worker at, and whose transform of a function's text would not
+ * survive `toString()`).
+ *
+ * Protocol, one message each way per call: `{ id, op, ... }` in, `{ id, value }` or `{ id, error }` out, in
+ * arrival order; `{ notify, payload }` out for a LISTEN subscription. An error travels as its message, name and
+ * primitive own fields (PostgreSQL's `code`, `detail`, `constraint`…), which is what the fault mapping reads.
+ */
+export const PGLITE_THREAD_SOURCE = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+let pg;
+// Loaded while the caller compiles PGlite's WebAssembly, before the first message asks for it.
+const loading = import(workerData.pglite);
+loading.catch(() => {});
+const unlisteners = new Map();
+const serialized = (error) => {
+  const out = { message: String((error && error.message) || error), name: error && error.name };
+  if (error && typeof error === 'object') {
+    for (const [key, value] of Object.entries(error)) {
+      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
+    }
+  }
+  return out;
+};
+// Parsers are functions, which cannot cross threads: the caller names the types to keep as PostgreSQL's text.
+const queryOptions = (o) => {
+  if (!o) return undefined;
+  const parsers = o.rawTypes ? Object.fromEntries(o.rawTypes.map((type) => [type, (value) => value])) : undefined;
+  return { rowMode: o.rowMode, parsers };
+};
+const ops = {
+  async open({ dataDir, modules }) {
+    const { PGlite } = await loading;
+    pg = await PGlite.create(dataDir, { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb });
+  },
+  query: ({ text, params, options }) => pg.query(text, params, queryOptions(options)),
+  exec: ({ text, options }) => pg.exec(text, queryOptions(options)),
+  async listen({ channel, subscription }) {
+    const unlisten = await pg.listen(channel, (payload) => parentPort.postMessage({ notify: subscription, payload }));
+    unlisteners.set(subscription, unlisten);
+  },
+  async unlisten({ subscription }) {
+    const unlisten = unlisteners.get(subscription);
+    unlisteners.delete(subscription);
+    if (unlisten) await unlisten();
+  },
+  close: () => (pg ? pg.close() : undefined),
+};
+parentPort.on('message', async (message) => {
+  try {
+    const value = await ops[message.op](message);
+    parentPort.postMessage({ id: message.id, value });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, error: serialized(error) });
+  }
+});
+`;

@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { types } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
+import { faultKind } from './faults.js';
+import { PgliteGuard } from './pglite-guard.js';
+import { PgliteThread, PgliteThreadLost } from './pglite-thread.js';
+
+describe('PGlite on its own thread', () => {
+  let database: TestDatabase;
+  let dir: string;
+  let threads: PgliteThread[];
+  let guard: PgliteGuard;
+  const limits = { stuckAfterMs: 0 };
+  const open = async () => {
+    const thread = await PgliteThread.open(join(dir, 'pgdata'), limits);
+    threads.push(thread);
+    return thread;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    dir = database.env.VIGIL_DATA_DIR!;
+    threads = [];
+    guard = new PgliteGuard(await open(), { dataDir: dir, minFreeBytes: 0, reopen: open });
+    await guard.exec('CREATE TABLE t (id int PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), doc jsonb)');
+  }, 120_000);
+  afterAll(async () => {
+    await guard?.close();
+    await database?.drop();
+  });
+
+  it('answers queries with parameters, in both row modes, keeping the types drizzle keeps as text', async () => {
+    const doc = { a: [1, 'x'], b: null };
+    await guard.query('INSERT INTO t (id, doc) VALUES ($1, $2)', [1, doc]);
+    const objects = await guard.query<{ id: number; doc: unknown; at: unknown }>('SELECT id, doc, at FROM t WHERE id = $1', [1]);
+    expect(objects.rows).toEqual([{ id: 1, doc, at: expect.any(Date) }]);
+    const arrays = await guard.query('SELECT id, at FROM t', [], { rowMode: 'array', parsers: { [types.TIMESTAMPTZ]: (v) => v } });
+    expect(arrays.rows).toEqual([[1, expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/)]]);
+    expect(arrays.fields.map((f) => f.name)).toEqual(['id', 'at']);
+    const bytes = await guard.query<{ b: Uint8Array }>('SELECT $1::bytea AS b', [new Uint8Array([1, 2, 3])]);
+    expect([...bytes.rows[0]!.b]).toEqual([1, 2, 3]);
+  });
+
+  it("brings PostgreSQL's error fields across, for the error mapping", async () => {
+    const error = await guard.query('INSERT INTO t (id) VALUES (1)').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: '23505', constraint: 't_pkey', message: expect.stringContaining('duplicate key') });
+  });
+
+  it('runs a transaction alone, and rolls it back when it throws', async () => {
+    let outside = false;
+    const failed = guard.transaction(async (tx) => {
+      await tx.query('INSERT INTO t (id) VALUES (2)');
+      // Posted during the transaction: it must wait for the rollback, never run inside the transaction.
+      void guard.query('SELECT count(*)::int AS n FROM t').then(() => (outside = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(outside).toBe(false);
+      throw new Error('changed my mind');
+    });
+    await expect(failed).rejects.toThrow('changed my mind');
+    const { rows } = await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM t WHERE id = 2');
+    expect(rows[0]!.n).toBe(0);
+    expect(outside).toBe(true);
+    await guard.transaction(async (tx) => void (await tx.query('INSERT INTO t (id) VALUES (3)')));
+    expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM t WHERE id = 3')).rows[0]!.n).toBe(1);
+  });
+
+  it('delivers notifications to a listener until it unlistens', async () => {
+    const got: string[] = [];
+    const unlisten = await guard.listen('news', (payload) => got.push(payload));
+    await guard.exec("NOTIFY news, 'one'");
+    await expect.poll(() => got).toEqual(['one']);
+    await unlisten();
+    await guard.exec("NOTIFY news, 'two'");
+    await guard.query('SELECT 1');
+    expect(got).toEqual(['one']);
+  });
+
+  it('answers a dead thread as a lost connection, and starts a new one on the next probe', async () => {
+    const got: string[] = [];
+    await guard.listen('after', (payload) => got.push(payload));
+    await threads.at(-1)!.terminate();
+    const error = await guard.query('SELECT 1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PgliteThreadLost);
+    expect(faultKind(error)).toBe('connection');
+    // Refused by the guard until the probe has restarted it, without sending anything to the dead thread.
+    expect(faultKind(await guard.query('SELECT 1').catch((e: unknown) => e))).toBe('connection');
+    await guard.probe();
+    expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0]!.n).toBe(2);
+    // The subscription lives on in the new thread.
+    await guard.exec("NOTIFY after, 'again'");
+    await expect.poll(() => got).toEqual(['again']);
+  });
+
+  it('ends a thread whose statement does not answer in time, and starts a new one on the next probe', async () => {
+    limits.stuckAfterMs = 1000;
+    try {
+      const error = await guard.query('SELECT pg_sleep(30)').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PgliteThreadLost);
+      expect((error as Error).message).toMatch(/did not answer within 1 s/);
+    } finally {
+      limits.stuckAfterMs = 0;
+    }
+    await guard.probe();
+    expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0]!.n).toBe(2);
+  });
+});

@@ -1,0 +1,212 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import { PGLITE_THREAD_SOURCE } from './pglite-thread-script.js';
+
+/** What PgliteGuard uses of a PGlite instance: PGlite itself, or PGlite on its own thread. */
+export interface PgliteConnection {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(text: string, options?: QueryOptions): Promise<Array<Results>>;
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The database thread stopped (crashed, or was ended) while work was asked of it. A class 08 code, so the error
+ * mapping answers it as a lost connection (503); PgliteGuard then starts a new thread on the next probe.
+ */
+export class PgliteThreadLost extends Error {
+  override name = 'PgliteThreadLost';
+  readonly code = '08006';
+}
+
+/** A graceful close that has not finished in this time (a thread spinning in PGlite) ends the thread anyway. */
+const CLOSE_GRACE_MS = 10_000;
+
+const require = createRequire(import.meta.url);
+const pgliteEntry = require.resolve('@electric-sql/pglite');
+
+/** A compiled WebAssembly module (the server's TypeScript libs declare no WebAssembly values). */
+type WasmModule = object;
+const { compile } = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
+
+let compiled: Promise<{ pglite: WasmModule; initdb: WasmModule }> | undefined;
+
+/**
+ * PGlite's WebAssembly, compiled once per process and shared by every thread (a compiled module crosses threads
+ * without being compiled again): a test run opens many databases, and compiling 9 MB of WebAssembly is most of
+ * the cost of opening one.
+ */
+function modules(): Promise<{ pglite: WasmModule; initdb: WasmModule }> {
+  compiled ??= (async () => {
+    const dist = dirname(pgliteEntry);
+    const [pglite, initdb] = await Promise.all(['pglite.wasm', 'initdb.wasm'].map(async (file) => compile(await readFile(join(dist, file)))));
+    return { pglite: pglite!, initdb: initdb! };
+  })();
+  compiled.catch(() => (compiled = undefined));
+  return compiled;
+}
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; since: number };
+
+export interface PgliteThreadLimits {
+  /**
+   * A call unanswered for this long means PGlite is spinning for good (see pglite-guard.ts): the thread is ended,
+   * as the watchdog ends a process whose event loop is held. 0: never. Read at each check, so it can be set once
+   * the migrations (whose statements may legitimately run long) are done.
+   */
+  stuckAfterMs: number;
+}
+
+/** An error from the thread, as an Error of this thread with the fields it carried (`code`, `detail`, …). */
+function revived(fields: Record<string, unknown>): Error {
+  const { message, name, ...rest } = fields;
+  const error = Object.assign(new Error(String(message)), rest);
+  if (typeof name === 'string') error.name = name;
+  return error;
+}
+
+/**
+ * PGlite on a worker thread of its own. PGlite runs PostgreSQL in WebAssembly on the thread that calls it, so on the
+ * main thread every statement holds the event loop: no request is parsed or answered while a group commit runs.
+ * Here the main thread only posts statements and receives results; PostgreSQL's work runs beside it.
+ *
+ * Calls are answered in the order they were posted (PGlite runs one at a time). Transactions are BEGIN … COMMIT
+ * sent by the caller (PgliteGuard, which holds the connection for the whole transaction). A thread that dies fails
+ * every call then and after with PgliteThreadLost; `close()` ends the thread.
+ */
+export class PgliteThread implements PgliteConnection {
+  private readonly pending = new Map<number, Pending>();
+  private readonly subscriptions = new Map<number, (payload: string) => void>();
+  private nextId = 1;
+  private lost: PgliteThreadLost | undefined;
+  private closing = false;
+  private stuck: string | undefined;
+  private readonly watch: NodeJS.Timeout;
+
+  private constructor(
+    private readonly worker: Worker,
+    limits: PgliteThreadLimits,
+  ) {
+    worker.on('message', (message: { id?: number; value?: unknown; error?: Record<string, unknown>; notify?: number; payload?: string }) => {
+      if (message.notify !== undefined) return void this.subscriptions.get(message.notify)?.(message.payload ?? '');
+      const call = this.pending.get(message.id!);
+      if (!call) return;
+      this.pending.delete(message.id!);
+      this.idle();
+      if (message.error) call.reject(revived(message.error));
+      else call.resolve(message.value);
+    });
+    let cause: Error | undefined;
+    worker.on('error', (error) => (cause = error));
+    worker.on('exit', (code) => {
+      clearInterval(this.watch);
+      this.lost ??= new PgliteThreadLost(
+        this.closing
+          ? 'The embedded database is closed'
+          : (this.stuck ?? `The embedded database thread stopped (exit code ${code}${cause ? `: ${cause.message}` : ''})`),
+        { cause },
+      );
+      for (const call of this.pending.values()) call.reject(this.lost);
+      this.pending.clear();
+    });
+    this.watch = setInterval(() => {
+      // Calls are answered in order: the oldest pending one is the one running.
+      const oldest = this.pending.values().next().value;
+      if (!oldest || limits.stuckAfterMs <= 0 || Date.now() - oldest.since < limits.stuckAfterMs) return;
+      this.stuck = `The embedded database did not answer within ${limits.stuckAfterMs / 1000} s; its thread was ended`;
+      void worker.terminate();
+    }, 1000);
+    this.watch.unref();
+    this.idle();
+  }
+
+  /** Starts a thread and opens PGlite on `dataDir` in it; a failure to open arrives with its `code` (EACCES…). */
+  static async open(dataDir: string, limits: PgliteThreadLimits = { stuckAfterMs: 0 }): Promise<PgliteThread> {
+    const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: { pglite: pathToFileURL(pgliteEntry).href } });
+    const thread = new PgliteThread(worker, limits);
+    try {
+      await thread.call('open', { dataDir, modules: await modules() });
+      return thread;
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+  }
+
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.call('query', { text, params, options: portable(options) }) as Promise<Results<T>>;
+  }
+
+  exec(text: string, options?: QueryOptions): Promise<Array<Results>> {
+    return this.call('exec', { text, options: portable(options) }) as Promise<Array<Results>>;
+  }
+
+  async listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+    const subscription = this.nextId++;
+    this.subscriptions.set(subscription, onMessage);
+    try {
+      await this.call('listen', { channel, subscription });
+    } catch (error) {
+      this.subscriptions.delete(subscription);
+      throw error;
+    }
+    return async () => {
+      this.subscriptions.delete(subscription);
+      await this.call('unlisten', { subscription });
+    };
+  }
+
+  /** Closes PGlite (it writes what it holds), then ends the thread; ends it anyway when PGlite does not answer. */
+  async close(): Promise<void> {
+    if (this.lost) return;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([this.call('close', {}), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+    } finally {
+      clearTimeout(timer);
+      this.closing = true;
+      this.lost = new PgliteThreadLost('The embedded database is closed');
+      // PGlite has closed (or given up): the thread's teardown, freeing its memory, need not delay the caller.
+      this.worker.unref();
+      void this.worker.terminate();
+    }
+  }
+
+  /** Ends the thread at once, as a crash would: every pending and later call fails with PgliteThreadLost. */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private call(op: string, message: Record<string, unknown>): Promise<unknown> {
+    if (this.lost) return Promise.reject(this.lost);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, since: Date.now() });
+      this.worker.ref();
+      this.worker.postMessage({ id, op, ...message });
+    });
+  }
+
+  /** An idle thread does not keep the process alive (as PGlite on the main thread did not); a pending call does. */
+  private idle(): void {
+    if (this.pending.size === 0) this.worker.unref();
+  }
+}
+
+/**
+ * Query options that can cross to the thread. drizzle passes parsers that keep dates and intervals as PostgreSQL's
+ * text (identity functions); functions cannot be posted, so the types they cover are sent and kept as text there.
+ */
+function portable(options: QueryOptions | undefined): { rowMode?: string; rawTypes?: number[] } | undefined {
+  if (!options) return undefined;
+  if (options.serializers || options.blob) throw new TypeError('PGlite on its thread takes no serializers or blob');
+  const parsers = Object.entries(options.parsers ?? {});
+  for (const [type, parse] of parsers) {
+    if (parse('0', Number(type)) !== '0') throw new TypeError(`The parser of type ${type} is not the identity: it cannot run on PGlite's thread`);
+  }
+  return { rowMode: options.rowMode, rawTypes: parsers.map(([type]) => Number(type)) };
+}
