@@ -1,10 +1,11 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * Ends the process when its event loop has not run for `seconds`. PGlite runs on the main thread and, after some
- * failures (see db/pglite-guard.ts), spins there for good: then nothing in JavaScript runs again, not /healthz and
- * not the SIGTERM handler, so only another thread can end it. A held loop never recovers by itself; exiting lets
- * the supervisor restart Vigil. Returns a function that stops watching.
+ * Ends the process when its event loop has not run for `seconds`: then nothing in JavaScript runs again, not
+ * /healthz and not the SIGTERM handler, so only another thread can end it. PGlite's own hangs (a COMMIT on a full
+ * disk spins for good) now happen on its thread, which db/pglite-thread.ts ends and restarts after the same time;
+ * this guards against anything else that holds the loop. A held loop never recovers by itself; exiting lets the
+ * supervisor restart Vigil. Returns a function that stops watching.
  */
 export function startWatchdog(seconds: number): () => void {
   const beat = new Int32Array(new SharedArrayBuffer(4));
