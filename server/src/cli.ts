@@ -1,20 +1,8 @@
 #!/usr/bin/env node
-import { loadConfig } from './config/load.js';
 import { ConfigError } from './errors.js';
 import { faultKind } from './db/faults.js';
 import { DataDirError } from './db/lock.js';
-import { openDatabase } from './db/open.js';
-import { parseArgs, UsageError } from './cli/args.js';
-import { keysCommand } from './cli/keys.js';
-import { intelCommand } from './cli/intel.js';
-import { serve } from './cli/serve.js';
-import { retentionCommand, statsCommand } from './cli/storage.js';
-import { supervisorsCommand, tokensCommand } from './cli/supervisors.js';
-import { webhooksCommand } from './cli/webhooks.js';
-import { backupCommand } from './cli/backup.js';
-import { restoreCommand } from './cli/restore.js';
-import { identityCommand } from './cli/identity.js';
-import { devicesCommand } from './cli/devices.js';
+import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
 import { BackupError } from './backup/errors.js';
 
 const USAGE = `Usage: vigil <command>
@@ -54,48 +42,45 @@ const USAGE = `Usage: vigil <command>
 
 See the README for every environment variable and the config file.`;
 
+type Command = (args: ParsedArgs) => Promise<void>;
+
+/*
+ * Each command's module is imported when that command runs: the server (Fastify, Apollo, type-graphql) costs a
+ * second and a half of CPU to load, which `vigil keys list` or `vigil --help` has no use for.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve.js')).serve,
+  migrate: async () => migrate,
+  keys: async () => (await import('./cli/keys.js')).keysCommand,
+  intel: async () => (await import('./cli/intel.js')).intelCommand,
+  retention: async () => (await import('./cli/storage.js')).retentionCommand,
+  stats: async () => (await import('./cli/storage.js')).statsCommand,
+  supervisors: async () => (await import('./cli/supervisors.js')).supervisorsCommand,
+  tokens: async () => (await import('./cli/supervisors.js')).tokensCommand,
+  webhooks: async () => (await import('./cli/webhooks.js')).webhooksCommand,
+  backup: async () => (await import('./cli/backup.js')).backupCommand,
+  restore: async () => (await import('./cli/restore.js')).restoreCommand,
+  identity: async () => (await import('./cli/identity.js')).identityCommand,
+  devices: async () => (await import('./cli/devices.js')).devicesCommand,
+};
+
+async function migrate(): Promise<void> {
+  const [{ loadConfig }, { openDatabase }] = await Promise.all([import('./config/load.js'), import('./db/open.js')]);
+  const database = await openDatabase(loadConfig().env, { migrate: true, purpose: 'vigil migrate' });
+  await database.close();
+  process.stdout.write(`Migrations applied (${database.driver}).\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
   const command = args.positionals[0];
-  switch (command) {
-    case 'serve':
-      return serve();
-    case 'migrate': {
-      const database = await openDatabase(loadConfig().env, { migrate: true, purpose: 'vigil migrate' });
-      await database.close();
-      process.stdout.write(`Migrations applied (${database.driver}).\n`);
-      return;
-    }
-    case 'keys':
-      return keysCommand(args);
-    case 'intel':
-      return intelCommand(args);
-    case 'retention':
-      return retentionCommand(args);
-    case 'stats':
-      return statsCommand(args);
-    case 'supervisors':
-      return supervisorsCommand(args);
-    case 'tokens':
-      return tokensCommand(args);
-    case 'webhooks':
-      return webhooksCommand(args);
-    case 'backup':
-      return backupCommand(args);
-    case 'restore':
-      return restoreCommand(args);
-    case 'identity':
-      return identityCommand(args);
-    case 'devices':
-      return devicesCommand(args);
-    case undefined:
-    case 'help':
-    case '--help':
-      process.stdout.write(`${USAGE}\n`);
-      return;
-    default:
-      throw new UsageError(`Unknown command ${command}\n\n${USAGE}`);
+  if (command === undefined || command === 'help' || command === '--help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
   }
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!load) throw new UsageError(`Unknown command ${command}\n\n${USAGE}`);
+  return (await load())(args);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@vigil/test-kit';
 
@@ -18,9 +18,17 @@ export interface CliResult {
   stderr: string;
 }
 
+/*
+ * A command lives about a second, shorter than the optimising compile V8 starts on PGlite's hottest WebAssembly
+ * functions: its baseline code (Liftoff) does the same work, and skipping the optimising tier saves ~0.5 s of CPU
+ * per command (a third of it). The tier changes how fast, never what, the code computes; `vigil serve` children,
+ * which answer many requests, keep V8's defaults.
+ */
+const COMMAND_NODE_FLAGS = ['--liftoff-only'];
+
 export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(process.execPath, [...COMMAND_NODE_FLAGS, CLI, ...args], { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -41,25 +49,59 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `vigil serve` as a real child process and waits until /healthz answers. */
+/**
+ * The TCP port `pid` listens on, or undefined while it listens on none (Linux's /proc: the process's socket inodes
+ * matched against the listening sockets, state 0A, of /proc/net/tcp and tcp6).
+ */
+function listeningPort(pid: number): number | undefined {
+  let inodes: Set<string>;
+  try {
+    inodes = new Set(readdirSync(`/proc/${pid}/fd`).map((fd) => /^socket:\[(\d+)\]$/.exec(safeReadlink(`/proc/${pid}/fd/${fd}`))?.[1] ?? ''));
+  } catch {
+    return undefined; // The process is gone.
+  }
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const columns = line.trim().split(/\s+/);
+      if (columns[3] === '0A' && inodes.has(columns[9] ?? '')) return Number.parseInt(columns[1]!.split(':')[1]!, 16);
+    }
+  }
+  return undefined;
+}
+
+function safeReadlink(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Starts `vigil serve` as a real child process and waits until /healthz answers. The child binds a port of the
+ * OS's choosing (PORT=0) and the test reads which from the child's own sockets: a port found free beforehand could
+ * be taken by a server of a suite running beside this one before the child binds it, and the test would then talk
+ * to that server instead.
+ */
 export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
-  const port = await freePort();
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) },
+    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
+  let url: string | undefined;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`vigil serve exited ${child.exitCode}: ${err}`);
+    const port = url === undefined && child.pid !== undefined ? listeningPort(child.pid) : undefined;
+    if (port !== undefined) url = `http://127.0.0.1:${port}`;
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      if (url !== undefined && (await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      // Not listening yet.
+      // Not answering yet.
     }
     if (Date.now() > deadline) throw new Error(`vigil serve did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 100));
