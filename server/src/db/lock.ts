@@ -67,6 +67,7 @@ export function lockDataDir(dataDir: string, purpose: string): () => void {
       const release = () => {
         if (released) return;
         released = true;
+        process.off('exit', release);
         try {
           const holder = JSON.parse(readFileSync(path, 'utf8')) as { pid: number };
           if (holder.pid === process.pid) rmSync(path, { force: true });
