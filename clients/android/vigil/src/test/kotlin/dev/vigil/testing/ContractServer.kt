@@ -10,32 +10,43 @@ import java.util.concurrent.TimeUnit
 /**
  * The real Vigil server (server/dist/cli.js), started once per test JVM on a free port with a fresh embedded
  * database. Keys are created before `serve` because the embedded database allows one process per data dir.
+ *
+ * Once per JVM, not once per class loader: Robolectric loads this class again in each SDK's sandbox (API 23 and
+ * 35), and plain JUnit classes load it from the application class loader, so a static field alone would start
+ * three servers (each a fresh migration and three CLI runs: most of the suite's time). The first caller starts it
+ * and publishes its address and keys as system properties, which every class loader sees.
  */
 class ContractServer private constructor(
     val url: String,
     val clientKey: String,
     /** A supervisor's API token for /api/devices (null when -Dvigil.contract.supervisor=false). */
     val supervisorToken: String?,
-    private val process: Process,
-    private val dataDir: File,
     val log: File,
 ) {
-    fun stop() {
-        process.destroy()
-        if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
-        dataDir.deleteRecursively()
-    }
-
     companion object {
-        private var running: ContractServer? = null
+        private const val URL = "vigil.contract.server.url"
+        private const val CLIENT_KEY = "vigil.contract.server.clientKey"
+        private const val SUPERVISOR_TOKEN = "vigil.contract.server.supervisorToken"
+        private const val LOG = "vigil.contract.server.log"
+
+        /** A JVM-wide monitor: string literals are interned once for the whole JVM, whatever the class loader. */
+        private const val LOCK = "dev.vigil.testing.ContractServer"
 
         /** True unless -Dvigil.contract.supervisor=false: the supervisor routes need a supervisor account and API token. */
         private val wantsSupervisor get() = System.getProperty("vigil.contract.supervisor") == "true"
 
-        @Synchronized
-        fun get(): ContractServer = running ?: start().also { server ->
-            running = server
-            Runtime.getRuntime().addShutdownHook(Thread { server.stop() })
+        fun get(): ContractServer = synchronized(LOCK) {
+            published() ?: start().also { server ->
+                System.setProperty(URL, server.url)
+                System.setProperty(CLIENT_KEY, server.clientKey)
+                server.supervisorToken?.let { System.setProperty(SUPERVISOR_TOKEN, it) }
+                System.setProperty(LOG, server.log.path)
+            }
+        }
+
+        private fun published(): ContractServer? {
+            val url = System.getProperty(URL) ?: return null
+            return ContractServer(url, System.getProperty(CLIENT_KEY), System.getProperty(SUPERVISOR_TOKEN), File(System.getProperty(LOG)))
         }
 
         private fun repoRoot(): File {
@@ -79,7 +90,12 @@ class ContractServer private constructor(
                 }
                 Thread.sleep(200)
             }
-            return ContractServer(url, clientKey, supervisorToken, process, dataDir, log)
+            Runtime.getRuntime().addShutdownHook(Thread {
+                process.destroy()
+                if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
+                dataDir.deleteRecursively()
+            })
+            return ContractServer(url, clientKey, supervisorToken, log)
         }
 
         /** Runs a `vigil … --json` command (before `serve`: the embedded database allows one process) and reads [field]. */
