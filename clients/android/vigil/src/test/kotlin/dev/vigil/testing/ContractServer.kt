@@ -1,5 +1,8 @@
 package dev.vigil.testing
 
+import dev.vigil.core.http.HttpRequest
+import dev.vigil.core.http.UrlConnectionHttpClient
+import dev.vigil.core.json.Json
 import java.io.File
 import java.net.HttpURLConnection
 import java.net.ServerSocket
@@ -13,7 +16,7 @@ import java.util.concurrent.TimeUnit
  *
  * Once per JVM, not once per class loader: Robolectric loads this class again in each SDK's sandbox (API 23 and
  * 35), and plain JUnit classes load it from the application class loader, so a static field alone would start
- * three servers (each a fresh migration and three CLI runs: most of the suite's time). The first caller starts it
+ * three servers (each a fresh migration and Node starts: most of the suite's time). The first caller starts it
  * and publishes its address and keys as system properties, which every class loader sees.
  */
 class ContractServer private constructor(
@@ -63,11 +66,9 @@ class ContractServer private constructor(
             val dataDir = Files.createTempDirectory("vigil-android-contract").toFile()
             val log = File(dataDir.parentFile, dataDir.name + ".log")
             val env = mapOf("VIGIL_DATA_DIR" to File(dataDir, "db").path, "NO_COLOR" to "1")
-            val clientKey = cliField(cli, env, "key", "keys", "create", "--kind", "client", "--name", "android-contract")
-            val supervisorToken = if (!wantsSupervisor) null else {
-                cliField(cli, env, "username", "supervisors", "create", "--username", "android-supervisor", "--role", "supervisor")
-                cliField(cli, env, "token", "tokens", "create", "--username", "android-supervisor", "--name", "android-contract")
-            }
+            // One CLI run (an admin account) before `serve`; the keys and the supervisor are then created through the
+            // admin API, which costs a request each instead of a Node start each.
+            val adminPassword = cliField(cli, env, "password", "supervisors", "create", "--username", "android-admin", "--role", "admin")
             val port = ServerSocket(0).use { it.localPort }
             val process = ProcessBuilder("node", cli.path, "serve")
                 .directory(dataDir)
@@ -95,6 +96,12 @@ class ContractServer private constructor(
                 if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
                 dataDir.deleteRecursively()
             })
+            val session = call("$url/api/auth/login", null, mapOf("username" to "android-admin", "password" to adminPassword))["token"] as String
+            val clientKey = admin(url, session, "createKey(kind: CLIENT, name: \"android-contract\") { secret }")["secret"] as String
+            val supervisorToken = if (!wantsSupervisor) null else {
+                admin(url, session, "createSupervisor(username: \"android-supervisor\", role: SUPERVISOR) { password }")
+                admin(url, session, "createToken(username: \"android-supervisor\", name: \"android-contract\") { token }")["token"] as String
+            }
             return ContractServer(url, clientKey, supervisorToken, log)
         }
 
@@ -109,6 +116,22 @@ class ContractServer private constructor(
             check(process.waitFor(120, TimeUnit.SECONDS) && process.exitValue() == 0) { "vigil ${args.joinToString(" ")} failed: $out\n$err" }
             return Regex("\"$field\"\\s*:\\s*\"([^\"]+)\"").find(out)?.groupValues?.get(1)
                 ?: error("vigil ${args.joinToString(" ")} printed no $field: $out")
+        }
+
+        /** Runs one admin GraphQL mutation ([field] with its selection) and answers its result. */
+        private fun admin(url: String, session: String, field: String): Map<*, *> {
+            val answer = call("$url/graphql", session, mapOf("query" to "mutation { $field }"))
+            check(answer["errors"] == null) { "GraphQL mutation { $field } failed: $answer" }
+            return (answer["data"] as Map<*, *>).values.single() as Map<*, *>
+        }
+
+        /** POSTs JSON (with a bearer [token] when given) and answers the JSON object, failing on a non-200 answer. */
+        private fun call(url: String, token: String?, body: Map<String, Any?>): Map<String, Any?> {
+            val headers = mapOf("Content-Type" to "application/json", "Accept" to "application/json") +
+                (if (token == null) emptyMap() else mapOf("Authorization" to "Bearer $token"))
+            val response = UrlConnectionHttpClient().execute(HttpRequest("POST", url, headers, Json.stringify(body).toByteArray()))
+            check(response.status == 200) { "POST $url answered ${response.status}: ${response.body}" }
+            return Json.parseObject(response.body)
         }
 
         private fun healthy(url: String): Boolean = try {
