@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit
 
 /**
  * The real Vigil server (server/dist/cli.js), started once per test JVM on a free port with a fresh embedded
- * database. Keys are created before `serve` because the embedded database allows one process per data dir.
+ * database. Its admin account is created by the CLI before `serve` (the embedded database allows one process per
+ * data dir); the client key and the supervisor's token through the admin API once it is up.
  *
  * Once per JVM, not once per class loader: Robolectric loads this class again in each SDK's sandbox (API 23 and
  * 35), and plain JUnit classes load it from the application class loader, so a static field alone would start
