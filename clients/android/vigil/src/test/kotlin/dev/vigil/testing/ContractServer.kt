@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit
 
 /**
  * The real Vigil server (server/dist/cli.js), started once per test JVM on a free port with a fresh embedded
- * database. Its admin account is created by the CLI before `serve` (the embedded database allows one process per
- * data dir); the client key and the supervisor's token through the admin API once it is up.
+ * database. Its first start prints a client key and an admin account (the server's first-start banner, into [log]);
+ * the supervisor and its API token are created through the admin API. No CLI run: each would be a Node start that
+ * loads the whole server, and the embedded database allows one process per data dir, so they could not overlap.
  *
  * Once per JVM, not once per class loader: Robolectric loads this class again in each SDK's sandbox (API 23 and
  * 35), and plain JUnit classes load it from the application class loader, so a static field alone would start
@@ -67,9 +68,6 @@ class ContractServer private constructor(
             val dataDir = Files.createTempDirectory("vigil-android-contract").toFile()
             val log = File(dataDir.parentFile, dataDir.name + ".log")
             val env = mapOf("VIGIL_DATA_DIR" to File(dataDir, "db").path, "NO_COLOR" to "1")
-            // One CLI run (an admin account) before `serve`; the keys and the supervisor are then created through the
-            // admin API, which costs a request each instead of a Node start each.
-            val adminPassword = cliField(cli, env, "password", "supervisors", "create", "--username", "android-admin", "--role", "admin")
             val port = ServerSocket(0).use { it.localPort }
             val process = ProcessBuilder("node", cli.path, "serve")
                 .directory(dataDir)
@@ -82,13 +80,13 @@ class ContractServer private constructor(
                 }
                 .start()
             val url = "http://127.0.0.1:$port"
-            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90)
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
             while (true) {
                 if (!process.isAlive) error("the Vigil server exited (code ${process.exitValue()}):\n${log.readText()}")
                 if (healthy(url)) break
                 if (System.nanoTime() > deadline) {
                     process.destroyForcibly()
-                    error("the Vigil server did not become healthy within 90 s:\n${log.readText()}")
+                    error("the Vigil server did not become healthy within 120 s:\n${log.readText()}")
                 }
                 Thread.sleep(200)
             }
@@ -97,26 +95,18 @@ class ContractServer private constructor(
                 if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
                 dataDir.deleteRecursively()
             })
-            val session = call("$url/api/auth/login", null, mapOf("username" to "android-admin", "password" to adminPassword))["token"] as String
-            val clientKey = admin(url, session, "createKey(kind: CLIENT, name: \"android-contract\") { secret }")["secret"] as String
+            // The banner is written before the server listens, so it is in the log once /healthz answers.
+            val banner = log.readText()
+            fun printed(pattern: String) = Regex(pattern).find(banner)?.groupValues?.get(1)
+                ?: error("the Vigil server's first start printed no match for $pattern:\n$banner")
+            val clientKey = printed("Client key[^\n]*\n\\s*(vigil_ck_\\S+)")
+            val adminLogin = mapOf("username" to printed("username: (\\S+)"), "password" to printed("password: (\\S+)"))
+            val session = call("$url/api/auth/login", null, adminLogin)["token"] as String
             val supervisorToken = if (!wantsSupervisor) null else {
                 admin(url, session, "createSupervisor(username: \"android-supervisor\", role: SUPERVISOR) { password }")
                 admin(url, session, "createToken(username: \"android-supervisor\", name: \"android-contract\") { token }")["token"] as String
             }
             return ContractServer(url, clientKey, supervisorToken, log)
-        }
-
-        /** Runs a `vigil … --json` command (before `serve`: the embedded database allows one process) and reads [field]. */
-        private fun cliField(cli: File, env: Map<String, String>, field: String, vararg args: String): String {
-            val process = ProcessBuilder(listOf("node", cli.path) + args + "--json")
-                .apply { environment().putAll(env) }
-                .start()
-            process.outputStream.close()
-            val out = process.inputStream.bufferedReader().readText()
-            val err = process.errorStream.bufferedReader().readText()
-            check(process.waitFor(120, TimeUnit.SECONDS) && process.exitValue() == 0) { "vigil ${args.joinToString(" ")} failed: $out\n$err" }
-            return Regex("\"$field\"\\s*:\\s*\"([^\"]+)\"").find(out)?.groupValues?.get(1)
-                ?: error("vigil ${args.joinToString(" ")} printed no $field: $out")
         }
 
         /** Runs one admin GraphQL mutation ([field] with its selection) and answers its result. */

@@ -5,7 +5,7 @@ import org.junit.runner.notification.RunListener
 
 /**
  * Starts the contract server in the background as the test run starts (a Surefire listener, vigil/pom.xml), when
- * the run holds contract tests: its start (a migration, a CLI run and `serve` in Node) then overlaps the Robolectric
+ * the run holds contract tests: its start (Node, migrating a fresh database) then overlaps the Robolectric
  * sandboxes' start instead of following it. The first contract test waits for it in [ContractServer.get]; a
  * failed start is left to that call, which starts again and reports why.
  */
