@@ -1,5 +1,8 @@
 package dev.vigil.testing
 
+import dev.vigil.core.http.HttpRequest
+import dev.vigil.core.http.UrlConnectionHttpClient
+import dev.vigil.core.json.Json
 import java.io.File
 import java.net.HttpURLConnection
 import java.net.ServerSocket
@@ -9,33 +12,46 @@ import java.util.concurrent.TimeUnit
 
 /**
  * The real Vigil server (server/dist/cli.js), started once per test JVM on a free port with a fresh embedded
- * database. Keys are created before `serve` because the embedded database allows one process per data dir.
+ * database. Its first start prints a client key and an admin account (the server's first-start banner, into [log]);
+ * the supervisor and its API token are created through the admin API. No CLI run: each would be a Node start that
+ * loads the whole server, and the embedded database allows one process per data dir, so they could not overlap.
+ *
+ * Once per JVM, not once per class loader: Robolectric loads this class again in each SDK's sandbox (API 23 and
+ * 35), and plain JUnit classes load it from the application class loader, so a static field alone would start
+ * three servers (each a fresh migration and Node starts: most of the suite's time). The first caller starts it
+ * and publishes its address and keys as system properties, which every class loader sees.
  */
 class ContractServer private constructor(
     val url: String,
     val clientKey: String,
     /** A supervisor's API token for /api/devices (null when -Dvigil.contract.supervisor=false). */
     val supervisorToken: String?,
-    private val process: Process,
-    private val dataDir: File,
     val log: File,
 ) {
-    fun stop() {
-        process.destroy()
-        if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
-        dataDir.deleteRecursively()
-    }
-
     companion object {
-        private var running: ContractServer? = null
+        private const val URL = "vigil.contract.server.url"
+        private const val CLIENT_KEY = "vigil.contract.server.clientKey"
+        private const val SUPERVISOR_TOKEN = "vigil.contract.server.supervisorToken"
+        private const val LOG = "vigil.contract.server.log"
+
+        /** A JVM-wide monitor: string literals are interned once for the whole JVM, whatever the class loader. */
+        private const val LOCK = "dev.vigil.testing.ContractServer"
 
         /** True unless -Dvigil.contract.supervisor=false: the supervisor routes need a supervisor account and API token. */
         private val wantsSupervisor get() = System.getProperty("vigil.contract.supervisor") == "true"
 
-        @Synchronized
-        fun get(): ContractServer = running ?: start().also { server ->
-            running = server
-            Runtime.getRuntime().addShutdownHook(Thread { server.stop() })
+        fun get(): ContractServer = synchronized(LOCK) {
+            published() ?: start().also { server ->
+                System.setProperty(URL, server.url)
+                System.setProperty(CLIENT_KEY, server.clientKey)
+                server.supervisorToken?.let { System.setProperty(SUPERVISOR_TOKEN, it) }
+                System.setProperty(LOG, server.log.path)
+            }
+        }
+
+        private fun published(): ContractServer? {
+            val url = System.getProperty(URL) ?: return null
+            return ContractServer(url, System.getProperty(CLIENT_KEY), System.getProperty(SUPERVISOR_TOKEN), File(System.getProperty(LOG)))
         }
 
         private fun repoRoot(): File {
@@ -52,11 +68,6 @@ class ContractServer private constructor(
             val dataDir = Files.createTempDirectory("vigil-android-contract").toFile()
             val log = File(dataDir.parentFile, dataDir.name + ".log")
             val env = mapOf("VIGIL_DATA_DIR" to File(dataDir, "db").path, "NO_COLOR" to "1")
-            val clientKey = cliField(cli, env, "key", "keys", "create", "--kind", "client", "--name", "android-contract")
-            val supervisorToken = if (!wantsSupervisor) null else {
-                cliField(cli, env, "username", "supervisors", "create", "--username", "android-supervisor", "--role", "supervisor")
-                cliField(cli, env, "token", "tokens", "create", "--username", "android-supervisor", "--name", "android-contract")
-            }
             val port = ServerSocket(0).use { it.localPort }
             val process = ProcessBuilder("node", cli.path, "serve")
                 .directory(dataDir)
@@ -69,30 +80,49 @@ class ContractServer private constructor(
                 }
                 .start()
             val url = "http://127.0.0.1:$port"
-            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90)
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
             while (true) {
                 if (!process.isAlive) error("the Vigil server exited (code ${process.exitValue()}):\n${log.readText()}")
                 if (healthy(url)) break
                 if (System.nanoTime() > deadline) {
                     process.destroyForcibly()
-                    error("the Vigil server did not become healthy within 90 s:\n${log.readText()}")
+                    error("the Vigil server did not become healthy within 120 s:\n${log.readText()}")
                 }
                 Thread.sleep(200)
             }
-            return ContractServer(url, clientKey, supervisorToken, process, dataDir, log)
+            Runtime.getRuntime().addShutdownHook(Thread {
+                process.destroy()
+                if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly()
+                dataDir.deleteRecursively()
+            })
+            // The banner is written before the server listens, so it is in the log once /healthz answers.
+            val banner = log.readText()
+            fun printed(pattern: String) = Regex(pattern).find(banner)?.groupValues?.get(1)
+                ?: error("the Vigil server's first start printed no match for $pattern:\n$banner")
+            val clientKey = printed("Client key[^\n]*\n\\s*(vigil_ck_\\S+)")
+            val adminLogin = mapOf("username" to printed("username: (\\S+)"), "password" to printed("password: (\\S+)"))
+            val session = call("$url/api/auth/login", null, adminLogin)["token"] as String
+            val supervisorToken = if (!wantsSupervisor) null else {
+                admin(url, session, "createSupervisor(username: \"android-supervisor\", role: SUPERVISOR) { password }")
+                admin(url, session, "createToken(username: \"android-supervisor\", name: \"android-contract\") { token }")["token"] as String
+            }
+            return ContractServer(url, clientKey, supervisorToken, log)
         }
 
-        /** Runs a `vigil … --json` command (before `serve`: the embedded database allows one process) and reads [field]. */
-        private fun cliField(cli: File, env: Map<String, String>, field: String, vararg args: String): String {
-            val process = ProcessBuilder(listOf("node", cli.path) + args + "--json")
-                .apply { environment().putAll(env) }
-                .start()
-            process.outputStream.close()
-            val out = process.inputStream.bufferedReader().readText()
-            val err = process.errorStream.bufferedReader().readText()
-            check(process.waitFor(120, TimeUnit.SECONDS) && process.exitValue() == 0) { "vigil ${args.joinToString(" ")} failed: $out\n$err" }
-            return Regex("\"$field\"\\s*:\\s*\"([^\"]+)\"").find(out)?.groupValues?.get(1)
-                ?: error("vigil ${args.joinToString(" ")} printed no $field: $out")
+        /** Runs one admin GraphQL mutation ([field] with its selection) and answers its result. */
+        private fun admin(url: String, session: String, field: String): Map<*, *> {
+            val answer = call("$url/graphql", session, mapOf("query" to "mutation { $field }"))
+            check(answer["errors"] == null) { "GraphQL mutation { $field } failed: $answer" }
+            return (answer["data"] as Map<*, *>).values.single() as Map<*, *>
+        }
+
+        /** POSTs JSON (with a bearer [token] when given) and answers the JSON object, failing on a non-200 answer. */
+        private fun call(url: String, token: String?, body: Map<String, Any?>): Map<String, Any?> {
+            val headers = mapOf("Content-Type" to "application/json", "Accept" to "application/json") +
+                (if (token == null) emptyMap() else mapOf("Authorization" to "Bearer $token"))
+            val response = UrlConnectionHttpClient().execute(HttpRequest("POST", url, headers, Json.stringify(body).toByteArray()))
+            check(response.status == 200) { "POST $url answered ${response.status}: ${response.body}" }
+            return Json.parseObject(response.body)
         }
 
         private fun healthy(url: String): Boolean = try {
