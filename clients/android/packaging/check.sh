@@ -16,9 +16,12 @@ java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "$here/CheckPublication.java" "$re
 rm -rf "${HOME}/.m2/repository/dev/vigil/vigil-android/$version"
 # -o: everything else is already cached by the library build; file:// stays allowed offline (the local repo).
 offline=(-B -ntp -q -o -Daether.offline.protocols=file -f "$here/consumer/pom.xml")
+# Earlier output goes by hand, not with Maven's `clean`: offline, Maven may only use plugins the library build
+# itself downloaded, and on a fresh machine that build never needed maven-clean-plugin.
+rm -rf "$here/consumer/target"
 # Two runs: Maven resolves every dependency before a build starts, and the consumer's compile classpath names the
 # AAR's classes.jar, which exists only once the AAR is resolved and unpacked (as the Android build does).
-mvn "${offline[@]}" clean dependency:copy@copy-aar
+mvn "${offline[@]}" dependency:copy@copy-aar
 (cd "$here/consumer/target/vigil-aar" && jar xf vigil-android.aar classes.jar)
 # One run for both compiles (one JVM warms the Kotlin compiler once): the app (execution `compile`), then, only if
 # that succeeded, code naming internal classes (profile `internal`), which the compiler must refuse.
@@ -26,7 +29,7 @@ if out="$(mvn "${offline[@]}" -Pinternal compile 2>&1)"; then
   echo "consumer check failed: code using SqliteEventQueue/VigilClient compiled; they must be internal" >&2
   exit 1
 fi
-# `clean` above removed any earlier output, so the app's class is this run's: the public API compiled.
+# The removal above took any earlier output, so the app's class is this run's: the public API compiled.
 if [ ! -f "$here/consumer/target/classes/example/ConsumerApp.class" ]; then
   echo "consumer check failed: the app did not compile against the published AAR; Maven said:" >&2
   echo "$out" >&2
