@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
+import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
 import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
@@ -153,3 +154,20 @@ console.log(
 for (const run of runs) {
   console.log(`${row(run.target.name, medianOf(run.fixed))} ${byRound(run, (r) => r.p99).padEnd(width)}  ${byRound(run, (r) => r.p99Whole)}`);
 }
+
+// The goals, judged on this run's figures (goals.ts says how targets run at different moments are compared).
+const figuresOf = (name: string): TargetFigures | undefined => {
+  const run = runs.find((r) => r.target.name === name);
+  return (
+    run && {
+      perBare: median(ratios(run)),
+      cpuUs: median(run.max.map((r) => r.cpu.server + r.cpu.postgres)),
+      steadyP99s: run.fixed.map((r) => r.p99),
+    }
+  );
+};
+const goals = judge({ pglite: figuresOf('vigil pglite'), postgres: figuresOf('vigil postgres'), floor: figuresOf('durable floor pg') });
+if (goals.length > 0)
+  console.log(`
+Goals (this run)
+${formatGoals(goals)}`);
