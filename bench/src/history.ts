@@ -16,7 +16,7 @@ import { freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targe
  * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the server and PostgreSQL.
  * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_EVENTS (instead of
  * seconds: this many events per measured run, so buffers per event compare across runs), BENCH_CONNECTIONS (64),
- * BENCH_HISTORY_EVENTS (1000000).
+ * BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days the seeded events span).
  */
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -25,6 +25,9 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const amount = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
+// Over 7 days every seeded event lies inside the longest window (7 days), so the full store's windows are full;
+// over more days most of the history is older than any window, as in a store that keeps months of events.
+const historyDays = Number(process.env.BENCH_HISTORY_DAYS ?? 7);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
 
 const behaviors = HISTORY_BEHAVIORS;
@@ -166,7 +169,10 @@ async function youngStore(key: string): Promise<void> {
   await withDatabase((c) => c.query('ANALYZE'));
 }
 
-/** 1M events over the last 7 days for the bench's users and devices, plus their behavior points and buckets. */
+/**
+ * 1M events over the last BENCH_HISTORY_DAYS days (7: all of it inside the longest window) for the bench's users and
+ * devices, plus their behavior points and buckets.
+ */
 async function seed(keyId: string): Promise<void> {
   await withDatabase(async (c) => {
     const started = Date.now();
@@ -178,9 +184,9 @@ async function seed(keyId: string): Promise<void> {
               CASE WHEN n % 3 = 0 THEN jsonb_build_object('amount', (n % 977) + 0.5, 'recipient', 'acct-' || (n % 1234))
                    ELSE '{}'::jsonb END,
               '{}', 0, '{}'::jsonb, t, t
-       FROM (SELECT n, now() - interval '7 days' + (n::float8 / $2) * interval '7 days' - interval '1 minute' AS t
+       FROM (SELECT n, now() - make_interval(days => $3) + (n::float8 / $2) * make_interval(days => $3) - interval '1 minute' AS t
              FROM generate_series(1, $2::int) AS n) AS s`,
-      [keyId, historyEvents],
+      [keyId, historyEvents, historyDays],
     );
     const defs = await c.query<{ id: string; name: string; bucket_ms: string }>('SELECT id, name, bucket_ms FROM behavior_definitions WHERE enabled');
     // The same group keys, values and items the engine derives (behaviors/fields.ts), computed in SQL.
@@ -231,7 +237,7 @@ try {
   await youngStore(key);
   const empty = await measure('empty store', key);
   await seed(id);
-  const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events`, key);
+  const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events/${historyDays}d`, key);
   console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} (load average before each run shown)`);
   console.log(
     `${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)}`,
