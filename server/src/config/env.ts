@@ -86,7 +86,7 @@ export const envSchema = z.object({
   VIGIL_LIVE_RECHECK_SECONDS: int(1, 3600).default(30),
   /** Most events written in one group commit. */
   VIGIL_COMMIT_BATCH_MAX: int(1, 5000).default(500),
-  /** Group commits that may run at once (PGlite always uses 1: it has one connection). */
+  /** Group commits that may run at once (PostgreSQL: at most the pool size less one; PGlite: at most 2). */
   VIGIL_COMMIT_CONCURRENCY: int(1, 64).default(4),
   /** Entries of the per-process cache of device, handprint, registry and contact facts (pipeline/fact-cache.ts); 0: off. */
   VIGIL_FACT_CACHE_ENTRIES: int(0, 10_000_000).default(100_000),

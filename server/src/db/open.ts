@@ -13,6 +13,13 @@ import { listenWithReconnect } from './pg-listener.js';
 import { ReplicaMonitor } from './replica.js';
 import { reportingPool } from './reporting-pool.js';
 
+/**
+ * Group commits in flight on PGlite. Its one connection runs one statement at a time, but two commits still overlap:
+ * one's statements run on PGlite's thread while the main thread evaluates the other's batch and answers its
+ * requests. A third finds both busy (measured: 1 → 2 in flight gave 23% more events/s; 3 gave no more than 2).
+ */
+export const PGLITE_COMMIT_CONCURRENCY = 2;
+
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
 const MIGRATION_LOCK_KEY = 0x76_69_67_69; // "vigi"
 
@@ -176,7 +183,9 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
       // group commits in between, where a burst of reporting statements would all run before the next commit.
       // Through the guard, so a full disk stops reporting reads too.
       reporting: drizzle({ client: oneAtATime(client as unknown as PGliteInstance), schema }) as unknown as Db,
-      maxConcurrency: 1,
+      // Commits in flight share the connection as commits on PostgreSQL share the data: a batch may read before
+      // another's write, which the pipeline already answers for (idempotent writes, keys claimed in the write).
+      maxConcurrency: Math.min(env.VIGIL_COMMIT_CONCURRENCY, PGLITE_COMMIT_CONCURRENCY),
       health,
       listen(channel, onMessage) {
         return client.listen(channel, onMessage);
