@@ -123,12 +123,20 @@ describe.runIf(testDrivers().includes('postgres'))('eventAdded across two Vigil 
   let a: TestVigil;
   let b: TestVigil;
   let viewer: TestAccount;
+  const open: Feed['client'][] = [];
+  const track = (feed: Feed) => (open.push(feed.client), feed);
 
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
     a = await startTestVigil('postgres', {}, db);
     b = await startTestVigil('postgres', {}, db);
     viewer = (await supervisorAccounts(b)).viewer;
+  });
+  // A disposed client's subscription ends on the server a moment later: until it has, the next test's
+  // `subscribed(b, 1)` would count the old one, post before its own is registered, and wait forever for the event.
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.dispose()));
+    await subscribed(b, 0);
   });
   afterAll(async () => {
     await b?.close();
@@ -142,7 +150,7 @@ describe.runIf(testDrivers().includes('postgres'))('eventAdded across two Vigil 
     const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
     await admin.connect();
     try {
-      const feed = subscribe(b, `Bearer ${viewer.token}`, { identity: 'gap' });
+      const feed = track(subscribe(b, `Bearer ${viewer.token}`, { identity: 'gap' }));
       await subscribed(b, 1);
       const before = await post(a, 'login', 'gap');
       expect((await feed.next()).id).toBe(before);
@@ -155,7 +163,6 @@ describe.runIf(testDrivers().includes('postgres'))('eventAdded across two Vigil 
       const after = await post(a, 'login', 'gap');
       // Were `before` delivered again by the catch-up, it would come here instead.
       expect((await feed.next()).id).toBe(after);
-      await feed.client.dispose();
     } finally {
       await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
       await admin.end();
@@ -163,10 +170,9 @@ describe.runIf(testDrivers().includes('postgres'))('eventAdded across two Vigil 
   });
 
   it('delivers to a subscriber of one instance an event posted to the other', async () => {
-    const feed = subscribe(b, `Bearer ${viewer.token}`, { identity: 'across' });
+    const feed = track(subscribe(b, `Bearer ${viewer.token}`, { identity: 'across' }));
     await subscribed(b, 1);
     const id = await post(a, 'login', 'across');
     expect(await feed.next()).toMatchObject({ id, identity: 'across' });
-    await feed.client.dispose();
   });
 });
