@@ -94,19 +94,30 @@ async function openPostgres(env: DatabaseSettings, url: string, options: OpenOpt
   );
   // A replica's faults are its own: they refuse reports, never mark the primary (and so ingestion) not ready.
   reportFaults(reporting, replica?.monitor ?? health);
-  // Reports are refused until the replica has been asked once; a replica that is down does not stop the start.
-  await replica?.monitor.check();
-  if (options.migrate) {
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const client = await pool.connect();
-    try {
-      // Several Vigil processes may start together on one database: one migrates, the others wait.
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      await migrate(drizzle(client, { schema }), { migrationsFolder });
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
-      client.release();
+  const close = async () => {
+    health.stop();
+    replica?.monitor.stop();
+    await Promise.all([pool.end(), reporting.end(), replica?.probe.end()]);
+  };
+  try {
+    // Reports are refused until the replica has been asked once; a replica that is down does not stop the start.
+    await replica?.monitor.check();
+    if (options.migrate) {
+      const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+      const client = await pool.connect();
+      try {
+        // Several Vigil processes may start together on one database: one migrates, the others wait.
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migrate(drizzle(client, { schema }), { migrationsFolder });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
     }
+  } catch (error) {
+    // A start that fails (the database away, a migration refused) leaves no pool or timer behind.
+    await close().catch(() => {});
+    throw error;
   }
   return {
     driver: 'postgres',
@@ -123,11 +134,7 @@ async function openPostgres(env: DatabaseSettings, url: string, options: OpenOpt
       });
     },
     ping,
-    async close() {
-      health.stop();
-      replica?.monitor.stop();
-      await Promise.all([pool.end(), reporting.end(), replica?.probe.end()]);
-    },
+    close,
   };
 }
 
@@ -150,6 +157,7 @@ function replicaMonitor(primary: Pool, url: string, env: DatabaseSettings, pg: t
 async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<DatabaseHandle> {
   const dataDir = resolve(env.VIGIL_DATA_DIR);
   const release = lockDataDir(dataDir, options.purpose);
+  let opened: PgliteGuard | undefined;
   try {
     const { drizzle } = await import('drizzle-orm/pglite');
     const pgdata = join(dataDir, 'pgdata');
@@ -166,6 +174,7 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
       minFreeBytes: env.VIGIL_DATA_DIR_MIN_FREE_MB * 1024 * 1024,
       reopen: create,
     });
+    opened = client;
     // The guard offers what drizzle calls on a PGlite instance: query and transaction.
     const db = drizzle(client as unknown as PGliteInstance, { schema }) as unknown as Db;
     if (options.migrate) {
@@ -201,6 +210,9 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
       },
     };
   } catch (e) {
+    // PGlite closed before the lock goes: a failed migration must not leave it running on a directory the next
+    // holder (in a test, the same process) opens.
+    await opened?.close().catch(() => {});
     release();
     throw e;
   }
