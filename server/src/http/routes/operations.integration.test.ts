@@ -53,6 +53,10 @@ describe.each(testDrivers())('operations routes on %s', (driver) => {
     const res = await server.get('/problems/rate_limited', { key: null });
     expect(res.body).toMatchObject({ type: '/problems/rate_limited', status: 429 });
     expect((await server.get('/problems/nonsense', { key: null })).status).toBe(404);
+    // Names every object has are not problem types (the fuzz suite found `__proto__` answered 200).
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect((await server.get(`/problems/${name}`, { key: null })).status, name).toBe(404);
+    }
   });
 });
 

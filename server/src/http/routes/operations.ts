@@ -48,7 +48,9 @@ export function operationRoutes(app: FastifyInstance, deps: OperationRouteDeps):
   app.get('/openapi.json', { schema: openapi }, async () => openApiDocument(app));
 
   app.get<{ Params: { code: string } }>('/problems/:code', { schema: problemTypeRoute }, async (request) => {
-    const entry = (errorCatalog as Record<string, { status: number; title: string }>)[request.params.code];
+    // Own keys only: `__proto__` or `constructor` would otherwise find Object's and answer a 200 without a status.
+    const code = request.params.code;
+    const entry = Object.hasOwn(errorCatalog, code) ? (errorCatalog as Record<string, { status: number; title: string }>)[code] : undefined;
     if (!entry) throw new VigilError('not_found', `No problem type ${request.params.code}`);
     return { type: problemType(request.params.code as ErrorCode), ...entry };
   });
