@@ -55,6 +55,12 @@ describe('device_signals rules', () => {
     expect(tags(web([]))).toEqual([]);
   });
 
+  it('counts only known checks: names every object has neither add to the score nor spoil it', () => {
+    const evidence = (names: string[]) => ({ version: 1, platform: 'web', automation: { evidence: names } });
+    expect(tags(evidence(['webdriver', 'constructor', 'toString', '__proto__']))).toEqual(['bot']);
+    expect(tags(evidence(['constructor', 'hasOwnProperty']))).toEqual([]);
+  });
+
   it('reports malformed and unknown versions as warnings', () => {
     expect(judgeDeviceSignals({ version: 2, platform: 'web' }).warnings[0]!.code).toBe('unsupported_device_signals_version');
     expect(judgeDeviceSignals({ version: 1, platform: 'ios' }).warnings[0]!.code).toBe('invalid_device_signals');

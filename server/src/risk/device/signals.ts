@@ -46,7 +46,9 @@ export function judgeDeviceSignals(block: unknown): DeviceVerdict {
     // A check counts when its field is true or its name is in `evidence`.
     const found = new Set([...strings(automation.evidence), ...Object.keys(automation).filter((k) => automation[k] === true)]);
     let total = 0;
-    for (const name of found) total += WEB_BOT_RULES[name] ?? 0;
+    // Own keys only: `constructor` in the evidence would add Object's function, turn the sum into a string and
+    // hide every real check from the threshold.
+    for (const name of found) total += Object.hasOwn(WEB_BOT_RULES, name) ? WEB_BOT_RULES[name]! : 0;
     return { tags: total >= 1 ? ['bot'] : [], warnings: [] };
   }
   return warn(`device_signals.platform ${JSON.stringify(block.platform)} is not "android" or "web"`);
