@@ -25,7 +25,8 @@ import { describe, expect, it } from 'vitest';
  * | 12    | http                                             | Fastify server, REST routes, problem+json                |
  * | 13    | graphql                                          | GraphQL on the same server                               |
  * | 14    | vigil                                            | the one wiring root                                      |
- * | 15    | cli, index, test-support                         | entry points and test helpers                            |
+ * | 15    | cli, index                                       | entry points                                             |
+ * | 16    | test-support                                     | test helpers (they run CLI commands in the test process) |
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ['ids', 'errors', 'export'],
@@ -42,7 +43,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['http'],
   ['graphql'],
   ['vigil'],
-  ['cli', 'index', 'test-support'],
+  ['cli', 'index'],
+  ['test-support'],
 ];
 
 const SRC = dirname(fileURLToPath(import.meta.url));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../test-support/cli.js';
+import { assertBuilt, runCli, spawnCli } from '../test-support/cli.js';
 import { mountSmallDisk, type SmallDisk } from '../test-support/small-disk.js';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ describe('a data directory that cannot be used at start', () => {
   });
 
   async function refused(dataDir: string): Promise<string> {
-    const result = await runCli(['serve'], { VIGIL_DATA_DIR: dataDir, PORT: '0' });
+    const result = await spawnCli(['serve'], { VIGIL_DATA_DIR: dataDir, PORT: '0' });
     expect(result.code).not.toBe(0);
     expect(result.code).not.toBeNull();
     const lines = result.stderr.trim().split('\n');

@@ -3,15 +3,15 @@ import { bindingsOf, unbindKey } from '../binding/store.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { UsageError, type ParsedArgs } from './args.js';
-
-const print = (text: string) => process.stdout.write(`${text}\n`);
+import { lines, type CliIo } from './io.js';
 
 /** `vigil devices key|unbind DEVICE_ID`: a device's binding (README, "Device binding"), shown or forgotten. */
-export async function devicesCommand(args: ParsedArgs): Promise<void> {
+export async function devicesCommand(args: ParsedArgs, io: CliIo): Promise<void> {
+  const print = lines(io.stdout);
   const [, sub, deviceId] = args.positionals;
   const json = args.flags.get('json') === true;
   if ((sub !== 'key' && sub !== 'unbind') || !deviceId) throw new UsageError('devices key|unbind needs DEVICE_ID');
-  const database = await openDatabase(loadConfig().env, { migrate: true, purpose: `vigil devices ${sub}` });
+  const database = await openDatabase(loadConfig(io.env).env, { migrate: true, purpose: `vigil devices ${sub}` });
   try {
     if (sub === 'key') {
       const binding = bindingView((await bindingsOf(database.db, [deviceId])).get(deviceId));

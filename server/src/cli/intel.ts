@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { DEFAULT_SOURCES, type IntelListName } from '../risk/intel/config.js';
 import { PARSERS, resolveListPaths } from '../risk/intel/lists.js';
 import { UsageError, type ParsedArgs } from './args.js';
+import { lines, type CliIo } from './io.js';
 
 const NAMES: IntelListName[] = ['tor_exit_list', 'vpn_ranges', 'proxy_list'];
 
@@ -12,11 +13,12 @@ const NAMES: IntelListName[] = ['tor_exit_list', 'vpn_ranges', 'proxy_list'];
  * defaults) into the list's first path. A download that fails or holds no valid entry leaves the file as it
  * was; a running server picks up the new file by itself.
  */
-export async function intelCommand(args: ParsedArgs, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
+export async function intelCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const out = lines(io.stdout);
   if (args.positionals[1] !== 'update') throw new UsageError('Usage: vigil intel update [--only tor_exit_list|vpn_ranges|proxy_list]');
   const only = args.flags.get('only');
   if (only !== undefined && !NAMES.includes(only as IntelListName)) throw new UsageError(`--only must be one of ${NAMES.join(', ')}`);
-  const config = loadConfig();
+  const config = loadConfig(io.env);
   const paths = resolveListPaths(config.file.intel, config.env.VIGIL_CONFIG ? dirname(config.env.VIGIL_CONFIG) : process.cwd());
   let failed = 0;
   for (const name of NAMES) {
@@ -47,5 +49,5 @@ export async function intelCommand(args: ParsedArgs, out: (line: string) => void
       out(`${name}: not updated: ${(error as Error).message}`);
     }
   }
-  if (failed > 0) process.exitCode = 1;
+  return failed > 0 ? 1 : 0;
 }

@@ -4,10 +4,10 @@ import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { VigilError } from '../errors.js';
 import { overlapHoursFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { lines, type CliIo } from './io.js';
 
-const print = (text: string) => process.stdout.write(`${text}\n`);
-
-export async function keysCommand(args: ParsedArgs): Promise<void> {
+export async function keysCommand(args: ParsedArgs, io: CliIo): Promise<void> {
+  const print = lines(io.stdout);
   const [, sub, id] = args.positionals;
   const json = args.flags.get('json') === true;
   if (sub === 'create') {
@@ -17,7 +17,7 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
     if (!name) throw new UsageError('keys create needs --name NAME');
     const days = stringFlag(args, 'expires-in-days');
     const at = stringFlag(args, 'expires-at');
-    await withKeys(async (keys) => {
+    await withKeys(io, async (keys) => {
       // Keys never expire unless told to: a backend losing its key on a date nobody chose would drop events.
       const expiresAt = tokenExpiry(
         { expiresInDays: days === undefined ? null : Number(days), expiresAt: at === undefined ? null : new Date(at) },
@@ -32,7 +32,7 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
   } else if (sub === 'rotate') {
     if (!id) throw new UsageError('keys rotate needs the key id (see keys list)');
     const overlapHours = overlapHoursFlag(args);
-    await withKeys(async (keys) => {
+    await withKeys(io, async (keys) => {
       const rotated = await keys.rotate(id, overlapHours);
       const oldUntil = rotated.previous.expires_at!;
       if (json)
@@ -49,7 +49,7 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
       else print(`Rotated ${id} into ${rotated.id}; ${id} works until ${oldUntil}. Shown once, store it now:\n${rotated.key}`);
     });
   } else if (sub === 'list') {
-    await withKeys(async (keys) => {
+    await withKeys(io, async (keys) => {
       const listing = await keys.list();
       if (json) {
         print(JSON.stringify(listing));
@@ -65,7 +65,7 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
     });
   } else if (sub === 'revoke') {
     if (!id) throw new UsageError('keys revoke needs the key id (see keys list)');
-    await withKeys(async (keys) => {
+    await withKeys(io, async (keys) => {
       if (!(await keys.revoke(id))) throw new UsageError(`No key ${id}`);
       print(`Revoked ${id}.`);
     });
@@ -76,8 +76,8 @@ export async function keysCommand(args: ParsedArgs): Promise<void> {
   }
 }
 
-async function withKeys(work: (keys: KeyStore) => Promise<void>): Promise<void> {
-  const config = loadConfig();
+async function withKeys(io: CliIo, work: (keys: KeyStore) => Promise<void>): Promise<void> {
+  const config = loadConfig(io.env);
   const database = await openDatabase(config.env, { migrate: true, purpose: 'vigil keys' });
   try {
     await work(new KeyStore(database, { defaultOverlapHours: config.env.VIGIL_KEY_ROTATION_OVERLAP_HOURS }));

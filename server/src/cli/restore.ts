@@ -4,13 +4,13 @@ import { restorePglite } from '../backup/pglite.js';
 import { restorePostgres } from '../backup/postgres.js';
 import { loadConfig } from '../config/load.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
-import { progress } from './backup.js';
+import { lines, type CliIo } from './io.js';
 
 /**
  * `vigil restore --from FILE [--force]`: into the database Vigil is configured for, of the kind the backup was
  * taken from (a pg_dump archive into PostgreSQL, a PGlite dump into VIGIL_DATA_DIR).
  */
-export async function restoreCommand(args: ParsedArgs): Promise<void> {
+export async function restoreCommand(args: ParsedArgs, io: CliIo): Promise<void> {
   const file = stringFlag(args, 'from');
   if (!file) throw new UsageError('Usage: vigil restore --from FILE [--force]');
   const force = args.flags.get('force') === true;
@@ -21,7 +21,8 @@ export async function restoreCommand(args: ParsedArgs): Promise<void> {
     throw new BackupError(`Cannot read ${file}: ${(error as Error).message}`);
   }
   if (!kind) throw new BackupError(`${file} is not a Vigil backup (neither a pg_dump custom archive nor a PGlite dump).`);
-  const { env } = loadConfig();
+  const { env } = loadConfig(io.env);
+  const progress = lines(io.stderr);
   const configured = env.DATABASE_URL ? 'postgres' : 'pglite';
   if (kind !== configured) {
     throw new BackupError(
@@ -34,5 +35,5 @@ export async function restoreCommand(args: ParsedArgs): Promise<void> {
   } else {
     await restorePostgres({ url: env.DATABASE_URL, binDir: env.VIGIL_PG_BIN_DIR, progress }, file, force);
   }
-  process.stdout.write(`Restored ${file} (${kind}). Start Vigil as usual; it applies any newer migrations.\n`);
+  io.stdout.write(`Restored ${file} (${kind}). Start Vigil as usual; it applies any newer migrations.\n`);
 }

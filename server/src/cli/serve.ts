@@ -1,6 +1,8 @@
 import { bootstrapAdmin, bootstrapCredentials, type FirstCredentials } from '../auth/bootstrap.js';
 import { loadConfig } from '../config/load.js';
 import { createVigil } from '../vigil.js';
+import type { ParsedArgs } from './args.js';
+import type { CliIo } from './io.js';
 import { startWatchdog } from './watchdog.js';
 
 function banner(first: FirstCredentials): string {
@@ -35,14 +37,15 @@ function adminBanner(admin: { username: string; password: string }): string {
  */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-export async function serve(): Promise<void> {
-  const config = loadConfig();
+/** Runs until a signal ends the process: unlike the other commands, serve owns the process it runs in. */
+export async function serve(_args: ParsedArgs, io: CliIo): Promise<void> {
+  const config = loadConfig(io.env);
   const vigil = await createVigil(config);
   const first = await bootstrapCredentials(vigil.database, vigil.keys);
   // Printed on stdout directly, never through the logger, so log shipping never carries a secret.
-  if (first) process.stdout.write(`${banner(first)}\n`);
+  if (first) io.stdout.write(`${banner(first)}\n`);
   const admin = await bootstrapAdmin(vigil.database);
-  if (admin) process.stdout.write(`${adminBanner(admin)}\n`);
+  if (admin) io.stdout.write(`${adminBanner(admin)}\n`);
 
   // Left running through shutdown: a hang there must end the process too.
   if (config.env.VIGIL_WATCHDOG_SECONDS > 0) startWatchdog(config.env.VIGIL_WATCHDOG_SECONDS);
@@ -71,7 +74,7 @@ export async function serve(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.env.PORT;
   const host = config.env.HOST === '0.0.0.0' || config.env.HOST === '::' ? 'localhost' : config.env.HOST;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  process.stdout.write(
+  io.stdout.write(
     [
       `Vigil server: ${base}  (database: ${vigil.database.driver})`,
       `  POST ${base}/events      OpenAPI ${base}/openapi.json      health ${base}/healthz`,

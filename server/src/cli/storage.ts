@@ -4,13 +4,12 @@ import { openDatabase } from '../db/open.js';
 import { describeReport, type RetentionPolicy, runRetention } from '../retention/run.js';
 import { storageStats, type StorageStats } from '../retention/stats.js';
 import { UsageError, type ParsedArgs } from './args.js';
-
-const print = (text: string) => process.stdout.write(`${text}\n`);
+import { lines, type CliIo } from './io.js';
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
-async function withDatabase<T>(purpose: string, work: (database: DatabaseHandle, policy: RetentionPolicy) => Promise<T>): Promise<T> {
-  const { env } = loadConfig();
+async function withDatabase<T>(io: CliIo, purpose: string, work: (database: DatabaseHandle, policy: RetentionPolicy) => Promise<T>): Promise<T> {
+  const { env } = loadConfig(io.env);
   const database = await openDatabase(env, { migrate: true, purpose });
   try {
     return await work(database, { retentionDays: env.VIGIL_RETENTION_DAYS, webhookRetentionDays: env.VIGIL_WEBHOOK_RETENTION_DAYS });
@@ -20,17 +19,20 @@ async function withDatabase<T>(purpose: string, work: (database: DatabaseHandle,
 }
 
 /** `vigil retention run`: the daily retention run, now; prints what it created and dropped. */
-export async function retentionCommand(args: ParsedArgs): Promise<void> {
+export async function retentionCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const print = lines(io.stdout);
   if (args.positionals[1] !== 'run') throw new UsageError('Usage: vigil retention run [--json]');
-  const report = await withDatabase('vigil retention', (database, policy) => runRetention(database.db, policy));
+  const report = await withDatabase(io, 'vigil retention', (database, policy) => runRetention(database.db, policy));
   if (args.flags.get('json') === true) print(JSON.stringify(report));
   else for (const line of describeReport(report)) print(line);
-  if (!report.ran) process.exitCode = 1;
+  // Another process holds the day's run: nothing was done, which a cron job should see.
+  return report.ran ? 0 : 1;
 }
 
 /** `vigil stats`: rows and bytes per table, and what an event costs on disk. */
-export async function statsCommand(args: ParsedArgs): Promise<void> {
-  const stats = await withDatabase('vigil stats', (database) => storageStats(database.db));
+export async function statsCommand(args: ParsedArgs, io: CliIo): Promise<void> {
+  const print = lines(io.stdout);
+  const stats = await withDatabase(io, 'vigil stats', (database) => storageStats(database.db));
   if (args.flags.get('json') === true) print(JSON.stringify(stats));
   else for (const line of formatStats(stats)) print(line);
 }

@@ -8,12 +8,11 @@ import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { VigilError } from '../errors.js';
 import { overlapHoursFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { lines, type CliIo } from './io.js';
 
-const print = (text: string) => process.stdout.write(`${text}\n`);
-
-async function readStdin(): Promise<string> {
+async function readStdin(stdin: CliIo['stdin']): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
@@ -42,7 +41,7 @@ const credentialStatus = (c: CredentialListing, now = new Date()): string => cre
 
 const when = (d: Date | null, none: string) => d?.toISOString() ?? none;
 
-function printCredentials(list: CredentialListing[], json: boolean): void {
+function printCredentials(print: (text: string) => void, list: CredentialListing[], json: boolean): void {
   if (json) print(JSON.stringify(list.map((c) => ({ ...c, status: credentialStatus(c) }))));
   else {
     for (const c of list) {
@@ -59,7 +58,8 @@ const SUPERVISORS_USAGE = `supervisors create --username U --role ${supervisorRo
   | supervisors sessions [--username U] [--json] | supervisors revoke-session ID | supervisors audit [--username U] [--limit N] [--json]`;
 
 /** `supervisors …`: accounts for the console, GraphQL and the supervisor REST API, and what an admin does to them. */
-export async function supervisorsCommand(args: ParsedArgs): Promise<void> {
+export async function supervisorsCommand(args: ParsedArgs, io: CliIo): Promise<void> {
+  const print = lines(io.stdout);
   const [, sub, id] = args.positionals;
   const json = args.flags.get('json') === true;
   const username = stringFlag(args, 'username');
@@ -73,8 +73,8 @@ export async function supervisorsCommand(args: ParsedArgs): Promise<void> {
     if (!isSupervisorRole(role)) throw new UsageError(`supervisors create needs --role ${supervisorRoles.join('|')}`);
     // With --password-stdin the operator chooses the password (never on the command line, where ps shows it).
     const fromStdin = args.flags.get('password-stdin') === true;
-    const password = fromStdin ? await readStdin() : undefined;
-    await withAccounts(async ({ accounts }) => {
+    const password = fromStdin ? await readStdin(io.stdin) : undefined;
+    await withAccounts(io, async ({ accounts }) => {
       const created = await accounts.create(cliActor(), name, role, password);
       const shown = fromStdin ? null : created.password;
       if (json) print(JSON.stringify({ username: name, role, password: shown }));
@@ -82,35 +82,35 @@ export async function supervisorsCommand(args: ParsedArgs): Promise<void> {
       else print(`Created ${role} ${name} with the password read from stdin.`);
     });
   } else if (sub === 'list') {
-    await withAccounts(async ({ store }) => {
+    await withAccounts(io, async ({ store }) => {
       const list = await store.list();
       if (json) print(JSON.stringify(list.map(supervisorJson)));
       else for (const s of list) print(`${s.id}  ${s.role.padEnd(10)}  ${(s.disabledAt ? 'disabled' : 'enabled').padEnd(8)}  ${s.username}`);
     });
   } else if (sub === 'disable') {
     const name = needUsername();
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const { supervisor, sessionsRevoked } = await accounts.disable(cliActor(), name);
       if (json) print(JSON.stringify({ ...supervisorJson(supervisor), sessions_revoked: sessionsRevoked }));
       else print(`Disabled ${name}: it cannot sign in, ${sessionsRevoked} session(s) ended, its tokens are refused until enabled.`);
     });
   } else if (sub === 'enable') {
     const name = needUsername();
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const supervisor = await accounts.enable(cliActor(), name);
       if (json) print(JSON.stringify(supervisorJson(supervisor)));
       else print(`Enabled ${name}. Its unrevoked tokens work again; revoked tokens and ended sessions stay so.`);
     });
   } else if (sub === 'delete') {
     const name = needUsername();
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const supervisor = await accounts.delete(cliActor(), name);
       if (json) print(JSON.stringify(supervisorJson(supervisor)));
       else print(`Deleted ${name} with its sessions and tokens.`);
     });
   } else if (sub === 'reset-password') {
     const name = needUsername();
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const reset = await accounts.resetPassword(cliActor(), name);
       if (json) print(JSON.stringify({ username: name, password: reset.password, sessions_revoked: reset.sessionsRevoked }));
       else print(`New password for ${name} (${reset.sessionsRevoked} session(s) ended). Shown once:\n${reset.password}`);
@@ -119,23 +119,23 @@ export async function supervisorsCommand(args: ParsedArgs): Promise<void> {
     const name = needUsername();
     const role = stringFlag(args, 'role');
     if (!isSupervisorRole(role)) throw new UsageError(`supervisors set-role needs --role ${supervisorRoles.join('|')}`);
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const supervisor = await accounts.setRole(cliActor(), name, role);
       if (json) print(JSON.stringify(supervisorJson(supervisor)));
       else print(`${name} is now ${role}.`);
     });
   } else if (sub === 'sessions') {
-    await withAccounts(async ({ accounts }) => printCredentials(await accounts.credentials('session', username), json));
+    await withAccounts(io, async ({ accounts }) => printCredentials(print, await accounts.credentials('session', username), json));
   } else if (sub === 'revoke-session') {
     if (!id) throw new UsageError('supervisors revoke-session needs the session id (see supervisors sessions)');
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       if (!(await accounts.revokeCredential(cliActor(), 'session', id))) throw new UsageError(`No session ${id}`);
       print(`Ended session ${id}.`);
     });
   } else if (sub === 'audit') {
     const limit = Number(stringFlag(args, 'limit') ?? 100);
     if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be a whole number from 1 to 10000');
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const entries = await accounts.history({ username, limit });
       if (json) print(JSON.stringify(entries));
       else
@@ -148,7 +148,8 @@ export async function supervisorsCommand(args: ParsedArgs): Promise<void> {
 }
 
 /** `tokens create|list|revoke`: API tokens for REST and GraphQL clients. */
-export async function tokensCommand(args: ParsedArgs): Promise<void> {
+export async function tokensCommand(args: ParsedArgs, io: CliIo): Promise<void> {
+  const print = lines(io.stdout);
   const [, sub, id] = args.positionals;
   const json = args.flags.get('json') === true;
   if (sub === 'create') {
@@ -158,18 +159,18 @@ export async function tokensCommand(args: ParsedArgs): Promise<void> {
     const days = stringFlag(args, 'expires-in-days');
     const at = stringFlag(args, 'expires-at');
     const expiry = { expiresInDays: days === undefined ? null : Number(days), expiresAt: at === undefined ? null : new Date(at) };
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const token = await accounts.createToken(cliActor(), username, name, expiry);
       const expires = token.expiresAt ? `expires ${token.expiresAt.toISOString()}` : 'never expires';
       if (json) print(JSON.stringify({ id: token.id, token: token.token, expires_at: token.expiresAt?.toISOString() ?? null }));
       else print(`Created token ${token.id} for ${username} (${token.supervisor.role}), ${expires}. Shown once, store it now:\n${token.token}`);
     });
   } else if (sub === 'list') {
-    await withAccounts(async ({ accounts }) => printCredentials(await accounts.credentials('token', stringFlag(args, 'username')), json));
+    await withAccounts(io, async ({ accounts }) => printCredentials(print, await accounts.credentials('token', stringFlag(args, 'username')), json));
   } else if (sub === 'rotate') {
     if (!id) throw new UsageError('tokens rotate needs the token id (see tokens list)');
     const overlapHours = overlapHoursFlag(args);
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       const rotated = await accounts.rotateToken(cliActor(), id, overlapHours);
       const oldUntil = rotated.previous.expiresAt!.toISOString();
       if (json)
@@ -185,7 +186,7 @@ export async function tokensCommand(args: ParsedArgs): Promise<void> {
     });
   } else if (sub === 'revoke') {
     if (!id) throw new UsageError('tokens revoke needs the token id (see tokens list)');
-    await withAccounts(async ({ accounts }) => {
+    await withAccounts(io, async ({ accounts }) => {
       if (!(await accounts.revokeCredential(cliActor(), 'token', id))) throw new UsageError(`No token ${id}`);
       print(`Revoked ${id}.`);
     });
@@ -196,8 +197,8 @@ export async function tokensCommand(args: ParsedArgs): Promise<void> {
   }
 }
 
-async function withAccounts(work: (parts: { store: SupervisorStore; accounts: Accounts }) => Promise<void>): Promise<void> {
-  const { env } = loadConfig();
+async function withAccounts(io: CliIo, work: (parts: { store: SupervisorStore; accounts: Accounts }) => Promise<void>): Promise<void> {
+  const { env } = loadConfig(io.env);
   const database = await openDatabase(env, { migrate: true, purpose: 'vigil supervisors' });
   try {
     const store = new SupervisorStore(database);

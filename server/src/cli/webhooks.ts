@@ -4,8 +4,7 @@ import { VigilError } from '../errors.js';
 import type { UpdateSubscriptionInput } from '../webhooks/subscriptions.js';
 import { createWebhooks, type Webhooks } from '../webhooks/webhooks.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
-
-const print = (text: string): void => void process.stdout.write(`${text}\n`);
+import { lines, type CliIo } from './io.js';
 
 const USAGE = `webhooks create --url URL --events TYPE,… [--tags TAG,…] [--score-threshold N] [--description D] [--json]
   webhooks list [--json] | webhooks update ID [--url URL] [--events …] [--tags …] [--score-threshold N] [--enable|--disable] [--json]
@@ -45,11 +44,12 @@ function subscriptionFlags(args: ParsedArgs): UpdateSubscriptionInput {
 }
 
 /** `vigil webhooks …`: the same operations as admin GraphQL, for scripts and first setup. */
-export async function webhooksCommand(args: ParsedArgs): Promise<void> {
+export async function webhooksCommand(args: ParsedArgs, io: CliIo): Promise<void> {
+  const print = lines(io.stdout);
   const [, sub, id] = args.positionals;
   const json = args.flags.get('json') === true;
   const show = (value: unknown, text: string) => print(json ? JSON.stringify(value) : text);
-  await withWebhooks(async ({ subscriptions, delivery }) => {
+  await withWebhooks(io, async ({ subscriptions, delivery }) => {
     switch (sub) {
       case 'create': {
         const input = subscriptionFlags(args);
@@ -111,8 +111,8 @@ export async function webhooksCommand(args: ParsedArgs): Promise<void> {
   });
 }
 
-async function withWebhooks(work: (webhooks: Webhooks) => Promise<void>): Promise<void> {
-  const config = loadConfig();
+async function withWebhooks(io: CliIo, work: (webhooks: Webhooks) => Promise<void>): Promise<void> {
+  const config = loadConfig(io.env);
   const database = await openDatabase(config.env, { migrate: true, purpose: 'vigil webhooks' });
   // Not started: the CLI manages subscriptions and redelivers on request, it does not run the delivery loop.
   const webhooks = createWebhooks({ database, env: config.env, log: { warn: () => {} }, deliver: false });

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@vigil/test-kit';
+import { runCommand } from '../cli/run.js';
 
 export { freePort };
 
@@ -19,7 +21,7 @@ export interface CliResult {
 }
 
 /*
- * A command lives about a second, shorter than the optimising compile V8 starts on PGlite's hottest WebAssembly
+ * A spawned command lives about a second, shorter than the optimising compile V8 starts on PGlite's hottest WebAssembly
  * functions: its baseline code (Liftoff) does the same work, and skipping the optimising tier saves ~0.5 s of CPU
  * per command (a third of it). The tier changes how fast, never what, the code computes. A test's `vigil serve`
  * child answers tens of requests, not the thousands that would repay the optimising compile: it runs on Liftoff too
@@ -27,9 +29,42 @@ export interface CliResult {
  */
 const COMMAND_NODE_FLAGS = ['--liftoff-only'];
 
-export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+/** What every command and server a test runs sees: this process's environment, quieter logs, then the test's own. */
+const commandEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, VIGIL_LOG_LEVEL: 'warn', ...env });
+
+/**
+ * Runs a command in this process, as the bin entry runs it in its own (cli.ts is `runCommand` given the process's
+ * streams, plus its exit): the command's parsing, configuration, work, output and exit status are what users run,
+ * without the second of CPU a fresh Node process costs per command. Tests of the process itself (the bin's exit, a
+ * second process on a data directory, `serve`) use spawnCli.
+ */
+export async function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+  const stdout = collector();
+  const stderr = collector();
+  const code = await runCommand(args, {
+    env: commandEnv(env),
+    stdin: Readable.from(input === undefined ? [] : [Buffer.from(input)]),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+function collector(): { stream: Writable; text(): string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+/** Runs the built CLI as a process of its own, as users do. */
+export function spawnCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...COMMAND_NODE_FLAGS, CLI, ...args], { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(process.execPath, [...COMMAND_NODE_FLAGS, CLI, ...args], { env: commandEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -86,7 +121,7 @@ function safeReadlink(path: string): string {
  */
 export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
   const child = spawn(process.execPath, [...COMMAND_NODE_FLAGS, CLI, 'serve'], {
-    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: '0' },
+    env: { ...commandEnv({ HOST: '127.0.0.1', ...env }), PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
