@@ -78,6 +78,10 @@ while [ $next -lt ${#names[@]} ] || [ $running -gt 0 ]; do
   elapsed[$name]=$((SECONDS - started[$name]))
   status[$name]=$rc
   cpu[$name]=$(cpu_seconds "$logs/$i.times")
+  # The first lines naming a failure, kept for the end of the run: a CI that shows only the log's tail still says
+  # which test failed, not just which suite.
+  [ "$rc" != 0 ] && grep -E '(^| )(FAIL|FAILED|×|✗|✘|\[ERROR\]|Error:|AssertionError)( |$|:)' "$logs/$i.log" |
+    grep -v -E '^ *(Test Files|Tests) ' | head -n 8 | cut -c1-300 >"$logs/$i.failures"
   echo
   echo "=== $name: ${commands[$i]}==="
   cat "$logs/$i.log"
@@ -98,6 +102,11 @@ printf '%-21s %-8s %7s %6s\n' "suites (wall)" "" "$((SECONDS - run_start))" "$cp
 [ -n "${VIGIL_TEST_STARTED_AT:-}" ] && printf '%-21s %-8s %7s\n' "make test (wall)" "" "$(($(date +%s) - VIGIL_TEST_STARTED_AT))"
 echo "suites: $((${#names[@]} - ${#failed[@]})) passed, ${#failed[@]} failed ($jobs_max at a time on $(nproc) cores)"
 if [ ${#failed[@]} -gt 0 ]; then
+  for i in "${!names[@]}"; do
+    [ -s "$logs/$i.failures" ] || continue
+    echo "${names[$i]} failures (first lines):"
+    sed 's/^/  /' "$logs/$i.failures"
+  done
   echo "failed suites: ${failed[*]}"
   exit 1
 fi
