@@ -84,12 +84,24 @@ function bound(target: object, prop: string | symbol): unknown {
   return typeof value === 'function' ? value.bind(target) : value;
 }
 
+/** `target`'s method `method`, adding the rows of each result it returns to the tally. */
+function countingRows(target: object, method: string | symbol, tally: { rows: number }): unknown {
+  const run = bound(target, method);
+  if (typeof run !== 'function') return run;
+  return async (...args: unknown[]) => {
+    const result = (await run(...args)) as { rows?: unknown[] };
+    tally.rows += result.rows?.length ?? 0;
+    return result;
+  };
+}
+
 /**
  * The query layer with a tally of every row any statement returns to the server: drizzle runs every statement,
- * prepared or not, through its session's prepareQuery, so that is where the rows are counted.
+ * prepared or not, through its session's prepareQuery, so that is where the rows are counted: the prepared query's
+ * execute, or its client's `prepared` (named statements on PGlite, see preparedRows).
  */
 function counting(tx: Queryable, tally: { rows: number }): Queryable {
-  type Prepared = { execute(...args: unknown[]): Promise<{ rows?: unknown[] }> };
+  type Prepared = { execute(...args: unknown[]): Promise<{ rows?: unknown[] }>; client?: object };
   const session = tx._.session;
   const countedSession = new Proxy(session, {
     get(target, prop) {
@@ -98,12 +110,11 @@ function counting(tx: Queryable, tally: { rows: number }): Queryable {
         const prepared = (target.prepareQuery as (...a: unknown[]) => Prepared)(...args);
         return new Proxy(prepared, {
           get(p, name) {
-            if (name !== 'execute') return bound(p, name);
-            return async (...a: unknown[]) => {
-              const result = await p.execute(...a);
-              tally.rows += result.rows?.length ?? 0;
-              return result;
-            };
+            if (name === 'execute') return countingRows(p, name, tally);
+            if (name === 'client' && p.client) {
+              return new Proxy(p.client, { get: (c, m) => (m === 'prepared' ? countingRows(c, m, tally) : bound(c, m)) });
+            }
+            return bound(p, name);
           },
         });
       };

@@ -15,6 +15,7 @@ export interface PgliteGuardOptions {
 interface TxClient {
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(text: string, options?: QueryOptions): Promise<Array<Results>>;
+  prepared<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>>;
   rollback(): Promise<void>;
   readonly closed: boolean;
 }
@@ -63,6 +64,14 @@ export class PgliteGuard {
     return this.exclusive(() => this.run(() => this.inner.exec(text, options)));
   }
 
+  prepared<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.exclusive(() => this.run(() => this.named<T>(name, text, params, options)));
+  }
+
+  private named<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.inner.prepared ? this.inner.prepared<T>(name, text, params, options) : this.inner.query<T>(text, params, options);
+  }
+
   transaction<T>(callback: (tx: TxClient) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       await this.run(() => this.inner.exec('BEGIN'));
@@ -73,6 +82,7 @@ export class PgliteGuard {
       const tx: TxClient = {
         query: (text, params, options) => (open(), this.run(() => this.inner.query(text, params, options))),
         exec: (text, options) => (open(), this.run(() => this.inner.exec(text, options))),
+        prepared: (name, text, params, options) => (open(), this.run(() => this.named(name, text, params, options))),
         rollback: async () => {
           open();
           await this.run(() => this.inner.exec('ROLLBACK'));

@@ -31,6 +31,10 @@ const queryOptions = (o) => {
   const parsers = o.rawTypes ? Object.fromEntries(o.rawTypes.map((type) => [type, (value) => value])) : undefined;
   return { rowMode: o.rowMode, parsers };
 };
+// Named statements parsed on this instance: name → the types of their parameters (PostgreSQL's answer to Describe).
+const statements = new Map();
+// One protocol message; a failure arrives as PGlite's DatabaseError. PGlite writes its files at the Sync.
+const send = (message, syncToFs = false) => pg.execProtocol(message, { syncToFs });
 const ops = {
   async open({ dataDir, modules }) {
     const { PGlite } = await loading;
@@ -38,6 +42,35 @@ const ops = {
   },
   query: ({ text, params, options }) => pg.query(text, params, queryOptions(options)),
   exec: ({ text, options }) => pg.exec(text, queryOptions(options)),
+  // A named prepared statement, as node-postgres runs one: parsed (and described) once per instance, then only
+  // bound and executed, so PostgreSQL plans it generically after a few runs instead of parsing and planning the
+  // text every time (PGlite's query() parses an unnamed statement per call). The same messages query() sends.
+  prepared: ({ name, text, params, options }) =>
+    pg._runExclusiveQuery(async () => {
+      const { protocol, parse } = await loading;
+      const { serialize } = protocol;
+      const messages = [];
+      try {
+        let types = statements.get(name);
+        if (types === undefined) {
+          await send(serialize.parse({ name, text }));
+          const described = (await send(serialize.describe({ type: 'S', name }))).messages;
+          types = described.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+          statements.set(name, types);
+        }
+        const values = params.map((value, i) => {
+          if (value === null || value === undefined) return null;
+          const serializer = pg.serializers[types[i]];
+          return serializer ? serializer(value) : value.toString();
+        });
+        messages.push(...(await send(serialize.bind({ statement: name, values }))).messages);
+        messages.push(...(await send(serialize.describe({ type: 'P' }))).messages);
+        messages.push(...(await send(serialize.execute({}))).messages);
+      } finally {
+        messages.push(...(await send(serialize.sync(), true)).messages);
+      }
+      return parse.parseResults(messages, pg.parsers, queryOptions(options))[0];
+    }),
   async listen({ channel, subscription }) {
     const unlisten = await pg.listen(channel, (payload) => parentPort.postMessage({ notify: subscription, payload }));
     unlisteners.set(subscription, unlisten);

@@ -42,6 +42,41 @@ describe('PGlite on its own thread', () => {
     expect([...bytes.rows[0]!.b]).toEqual([1, 2, 3]);
   });
 
+  it('runs named prepared statements: parsed once, then run again with new parameters, in and out of transactions', async () => {
+    const raw = { rowMode: 'object' as const, parsers: { [types.TIMESTAMPTZ]: (v: unknown) => v } };
+    const text = 'SELECT id, doc, at, $2::int8 AS big FROM t WHERE id = $1';
+    const first = await guard.prepared<{ id: number; doc: unknown; at: unknown; big: unknown }>('vigil_test_a', text, [1, 10], raw);
+    expect(first.rows).toEqual([{ id: 1, doc: { a: [1, 'x'], b: null }, at: expect.stringMatching(/^\d{4}-/), big: 10 }]);
+    // Run more times than PostgreSQL's custom plans (5), so the generic plan answers too.
+    for (let n = 0; n < 8; n++) expect((await guard.prepared('vigil_test_a', text, [n === 7 ? 1 : 99, n], raw)).rows).toHaveLength(n === 7 ? 1 : 0);
+    await guard.exec('CREATE TABLE p (id int PRIMARY KEY, doc jsonb)');
+    const write = "INSERT INTO p (id, doc) SELECT (d->>'id')::int, d FROM jsonb_array_elements($1::jsonb) AS d RETURNING id";
+    const written = await guard.transaction(
+      async (tx) => (await tx.prepared<{ id: number }>('vigil_test_b', write, [JSON.stringify([{ id: 40 }, { id: 41 }])], raw)).rows,
+    );
+    expect(written).toEqual([{ id: 40 }, { id: 41 }]);
+    // A statement prepared in a transaction that rolls back stays prepared, as PostgreSQL keeps it.
+    await expect(
+      guard.transaction(async (tx) => {
+        await tx.prepared('vigil_test_b', write, [JSON.stringify([{ id: 42 }])], raw);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect((await guard.prepared('vigil_test_b', write, [JSON.stringify([{ id: 43 }])], raw)).rows).toEqual([{ id: 43 }]);
+    expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM p')).rows[0]!.n).toBe(3);
+  });
+
+  it('answers a failed prepared statement with its error fields, and goes on working', async () => {
+    const conflict = await guard.prepared('vigil_test_c', 'INSERT INTO p (id) VALUES ($1)', [40]).catch((e: unknown) => e);
+    expect(conflict).toMatchObject({ code: '23505', constraint: 'p_pkey' });
+    expect((await guard.prepared('vigil_test_c', 'INSERT INTO p (id) VALUES ($1)', [50])).affectedRows).toBe(1);
+    const syntax = await guard.prepared('vigil_test_d', 'SELEC 1', []).catch((e: unknown) => e);
+    expect(syntax).toMatchObject({ code: '42601' });
+    // Not kept: the same name with a statement that parses works.
+    expect((await guard.prepared<{ one: number }>('vigil_test_d', 'SELECT 1 AS one', [])).rows).toEqual([{ one: 1 }]);
+    expect((await guard.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
   it("brings PostgreSQL's error fields across, for the error mapping", async () => {
     const error = await guard.query('INSERT INTO t (id) VALUES (1)').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);

@@ -10,6 +10,9 @@ import { PGLITE_THREAD_SOURCE } from './pglite-thread-script.js';
 export interface PgliteConnection {
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(text: string, options?: QueryOptions): Promise<Array<Results>>;
+  /** A named prepared statement: parsed once per connection, then bound and executed (see preparedRows). PGlite
+   * itself has none (its query() parses every time): the guard then runs the text as a query. */
+  prepared?<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
@@ -143,6 +146,10 @@ export class PgliteThread implements PgliteConnection {
 
   exec(text: string, options?: QueryOptions): Promise<Array<Results>> {
     return this.call('exec', { text, options: portable(options) }) as Promise<Array<Results>>;
+  }
+
+  prepared<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.call('prepared', { name, text, params, options: portable(options) }) as Promise<Results<T>>;
   }
 
   async listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {

@@ -68,9 +68,20 @@ const preparedNames = new Map<string, string>();
 const MAX_PREPARED = 256;
 
 /**
- * Rows of a statement run as a named prepared statement: node-postgres parses and plans it once per connection
- * instead of on every call (the hot path's statements are long, and planning them cost as much as running
- * them). The name is derived from the text, so one name never stands for two statements. PGlite ignores names.
+ * What drizzle's PGlite query holds: the client it runs on (PgliteGuard, or its transaction) and the options it
+ * passes (which types to keep as PostgreSQL's text).
+ */
+interface PgliteQuery {
+  client?: { prepared?(name: string, text: string, params: unknown[], options: unknown): Promise<{ rows: unknown[] }> };
+  rawQueryConfig?: unknown;
+}
+
+/**
+ * Rows of a statement run as a named prepared statement: parsed and planned once per connection instead of on
+ * every call (the hot path's statements are long, and planning them cost as much as running them). The name is
+ * derived from the text, so one name never stands for two statements. node-postgres prepares named statements
+ * itself; drizzle's PGlite driver drops the name, so on PGlite the statement goes to PgliteGuard's `prepared` with
+ * the options drizzle would have used.
  */
 export async function preparedRows<T>(db: Queryable, statement: Sql): Promise<T[]> {
   const query = toQuery(statement);
@@ -79,6 +90,11 @@ export async function preparedRows<T>(db: Queryable, statement: Sql): Promise<T[
     name = `vigil_${createHash('sha1').update(query.sql).digest('hex').slice(0, 24)}`;
     preparedNames.set(query.sql, name);
   }
-  const result = (await db._.session.prepareQuery(query, undefined, name, false).execute()) as unknown as { rows: T[] };
+  const prepared = db._.session.prepareQuery(query, undefined, name, false);
+  const { client, rawQueryConfig } = prepared as unknown as PgliteQuery;
+  if (name !== undefined && client?.prepared && rawQueryConfig) {
+    return (await client.prepared(name, query.sql, query.params, rawQueryConfig)).rows as T[];
+  }
+  const result = (await prepared.execute()) as unknown as { rows: T[] };
   return result.rows;
 }
