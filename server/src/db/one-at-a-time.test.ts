@@ -1,13 +1,15 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchPglite } from '../test-support/databases.js';
 import { oneAtATime } from './one-at-a-time.js';
 
 describe('oneAtATime (PGlite reporting view)', () => {
   let client: PGlite;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    client = await PGlite.create();
+    ({ client, close } = await scratchPglite());
   });
-  afterAll(async () => client.close());
+  afterAll(async () => close?.());
 
   it('lets I/O and the client itself in between a burst of reporting statements', async () => {
     const view = oneAtATime(client);

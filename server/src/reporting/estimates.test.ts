@@ -1,18 +1,20 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/handle.js';
+import { scratchPglite } from '../test-support/databases.js';
 import { RowEstimates } from './estimates.js';
 
 describe('RowEstimates', () => {
   let client: PGlite;
+  let close: () => Promise<void>;
   let db: Db;
   beforeAll(async () => {
-    client = await PGlite.create();
+    ({ client, close } = await scratchPglite());
     await client.exec('CREATE TABLE events (id int, body text); CREATE TABLE devices (id int); CREATE TABLE registrations (id int);');
     db = drizzle(client) as unknown as Db;
   });
-  afterAll(async () => client.close());
+  afterAll(async () => close?.());
 
   it('follows a table as it grows, before any ANALYZE, and never waits once it has sizes', async () => {
     const estimates = new RowEstimates(db, 1000);

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyPgliteTemplate, databaseUrl, postgresTemplate, withClient } from './template.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { copyPgliteTemplate, databaseUrl, pgliteEmptyTemplate, postgresTemplate, withClient } from './template.js';
 
 /** The two databases Vigil runs on (the server's `Driver`). */
 export type TestDriver = 'pglite' | 'postgres';
@@ -52,5 +53,20 @@ export async function createTestDatabase(driver: TestDriver, options: TestDataba
   return {
     env: { DATABASE_URL: databaseUrl(admin, name) },
     drop: () => withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+  };
+}
+
+/** PGlite itself on an empty database of its own, for tests of code that takes a PGlite; `close` also removes it. */
+export async function scratchPglite(): Promise<{ client: PGlite; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-scratch-'));
+  cpSync(await pgliteEmptyTemplate(), join(dir, 'pgdata'), { recursive: true });
+  const { PGlite } = await import('@electric-sql/pglite');
+  const client = await PGlite.create(join(dir, 'pgdata'));
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

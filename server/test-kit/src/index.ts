@@ -8,6 +8,6 @@ export {
   vigilOn,
   type VigilCalls,
 } from './chromium.js';
-export { createTestDatabase, testDrivers, type TestDatabase, type TestDatabaseOptions, type TestDriver } from './databases.js';
+export { createTestDatabase, scratchPglite, testDrivers, type TestDatabase, type TestDatabaseOptions, type TestDriver } from './databases.js';
 export { freePort } from './ports.js';
-export { migrationsHash, pgliteTemplate, postgresTemplate } from './template.js';
+export { migrationsHash, pgliteEmptyTemplate, pgliteTemplate, postgresTemplate } from './template.js';
