@@ -27,7 +27,11 @@ queue() {
 # Longest first (the last full run's seconds, 3 at a time, in brackets), so the short ones fill the gaps at the end.
 # The server's two database passes as two suites side by side: PGlite (every file) and PostgreSQL (the files
 # that run on both drivers); see testDrivers in server/test-kit.
-queue server:pglite pnpm --dir server run test:pglite
+# The PGlite pass is the longest suite by far and the run's critical path: it alone runs at normal priority (the
+# others under `nice`, so on a busy machine it gets the CPU first and they fill what it leaves), with three files at
+# a time, as much of its time goes waiting on the child servers of its CLI and fault tests.
+critical=server:pglite
+queue server:pglite env VIGIL_TEST_WORKERS=3 pnpm --dir server run test:pglite
 queue server:postgres pnpm --dir server run test:postgres
 # The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [66; 816
 # when its images must be built].
@@ -62,7 +66,9 @@ start_next() {
   next=$((next + 1))
   started[$name]=$SECONDS
   # `times` after the command: its second line is the user and system time of every process the suite waited for.
-  bash -c "${commands[$i]}"'; rc=$?; times >'"$logs/$i.times"'; exit $rc' >"$logs/$i.log" 2>&1 </dev/null &
+  local priority=()
+  [ "$name" = "$critical" ] || priority=(nice -n 10)
+  "${priority[@]}" bash -c "${commands[$i]}"'; rc=$?; times >'"$logs/$i.times"'; exit $rc' >"$logs/$i.log" 2>&1 </dev/null &
   pid_of_suite[$!]=$i
   running=$((running + 1))
 }

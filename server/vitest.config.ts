@@ -32,8 +32,9 @@ export default defineConfig({
     // Two files at a time although the machine has two cores (vitest's default would be one): a file spends most of
     // its time waiting on PGlite's disk, PostgreSQL and child servers, so a PGlite file and a PostgreSQL one overlap.
     // Measured on 6 integration files, both drivers, a shared and loaded machine: 128 s one at a time, 119 s two,
-    // 107 s three. Two, because `make test` runs other suites beside this one.
-    maxWorkers: 2,
+    // 107 s three. Two, because `make test` runs other suites beside this one; VIGIL_TEST_WORKERS sets it (suites.sh
+    // gives the PGlite pass, the longest suite, three).
+    maxWorkers: Number(process.env.VIGIL_TEST_WORKERS) || 2,
     minWorkers: 1,
     reporters: ['default'],
     // The migrated template databases, made once before any file asks for a test database.
