@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,15 +8,23 @@ import { findPgTool } from './pg-tools.js';
 
 describe('pg_dump and pg_restore discovery', () => {
   it('finds a pg_dump at least as new as the server', () => {
-    const tool = findPgTool('pg_dump', 15);
+    const tool = findPgTool('pg_dump', 15, undefined, process.env);
     expect(tool.major).toBeGreaterThanOrEqual(15);
     expect(tool.path).toMatch(/pg_dump$/);
   });
 
   it('refuses a server newer than every installed client, naming the package and VIGIL_PG_BIN_DIR', () => {
-    expect(() => findPgTool('pg_restore', 99)).toThrow(BackupError);
-    expect(() => findPgTool('pg_restore', 99)).toThrow(/pg_restore 99 or newer.*postgresql-client-99.*VIGIL_PG_BIN_DIR/);
-    expect(() => findPgTool('pg_dump', 15, '/nonexistent')).toThrow(/found|VIGIL_PG_BIN_DIR/);
+    expect(() => findPgTool('pg_restore', 99, undefined, process.env)).toThrow(BackupError);
+    expect(() => findPgTool('pg_restore', 99, undefined, process.env)).toThrow(/pg_restore 99 or newer.*postgresql-client-99.*VIGIL_PG_BIN_DIR/);
+    expect(() => findPgTool('pg_dump', 15, '/nonexistent', process.env)).toThrow(/found|VIGIL_PG_BIN_DIR/);
+  });
+
+  it("looks a bare name up on the command's own PATH, not the process's", () => {
+    const bin = mkdtempSync(join(tmpdir(), 'vigil-pgbin-'));
+    writeFileSync(join(bin, 'pg_restore'), '#!/bin/sh\necho "pg_restore (PostgreSQL) 99.1"\n');
+    chmodSync(join(bin, 'pg_restore'), 0o755);
+    expect(findPgTool('pg_restore', 99, undefined, { ...process.env, PATH: `${bin}:${process.env.PATH}` })).toEqual({ path: 'pg_restore', major: 99 });
+    expect(() => findPgTool('pg_restore', 99, undefined, process.env)).toThrow(BackupError);
   });
 });
 

@@ -12,9 +12,9 @@ export interface PgTool {
   major: number;
 }
 
-function majorOf(path: string): number | undefined {
+function majorOf(path: string, env: NodeJS.ProcessEnv): number | undefined {
   try {
-    const out = execFileSync(path, ['--version'], { encoding: 'utf8' });
+    const out = execFileSync(path, ['--version'], { encoding: 'utf8', env });
     const match = /\(PostgreSQL\)\s+(\d+)/.exec(out);
     return match ? Number(match[1]) : undefined;
   } catch {
@@ -26,9 +26,10 @@ function majorOf(path: string): number | undefined {
  * `pg_dump` or `pg_restore` for a server of major version `serverMajor`. pg_dump refuses a server newer than
  * itself, and an archive restores only with a pg_restore at least as new as the pg_dump that wrote it, so the
  * same major as the server is preferred (the archive then restores on any server of that version or newer),
- * else the newest installed that is not older than the server. `binDir` (VIGIL_PG_BIN_DIR) overrides the search.
+ * else the newest installed that is not older than the server. `binDir` (VIGIL_PG_BIN_DIR) overrides the search;
+ * a bare name is looked up on `env`'s PATH (the command's environment).
  */
-export function findPgTool(name: 'pg_dump' | 'pg_restore', serverMajor: number, binDir?: string): PgTool {
+export function findPgTool(name: 'pg_dump' | 'pg_restore', serverMajor: number, binDir: string | undefined, env: NodeJS.ProcessEnv): PgTool {
   const candidates: string[] = [];
   if (binDir) candidates.push(join(binDir, name));
   else {
@@ -39,7 +40,7 @@ export function findPgTool(name: 'pg_dump' | 'pg_restore', serverMajor: number, 
   }
   const found: PgTool[] = [];
   for (const path of candidates) {
-    const major = majorOf(path);
+    const major = majorOf(path, env);
     if (major === undefined) continue;
     if (major >= serverMajor) return { path, major };
     found.push({ path, major });

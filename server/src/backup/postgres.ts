@@ -13,6 +13,8 @@ export interface PostgresTarget {
   url: string;
   /** VIGIL_PG_BIN_DIR. */
   binDir?: string;
+  /** The command's environment: PATH for the client programs, libpq's PG* variables. */
+  env: NodeJS.ProcessEnv;
   progress: Progress;
 }
 
@@ -41,11 +43,11 @@ async function serverMajor(db: Queryable): Promise<number> {
  * libpq's environment for the URL, the password kept out of the command line (where `ps` shows it to every user
  * of the machine). Everything else, TLS options included, stays in the URL.
  */
-function connection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
+function connection(url: string, base: NodeJS.ProcessEnv): { dbname: string; env: NodeJS.ProcessEnv } {
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
   parsed.password = '';
-  return { dbname: parsed.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
+  return { dbname: parsed.toString(), env: { ...base, ...(password ? { PGPASSWORD: password } : {}) } };
 }
 
 /** Runs a client program, each line of its --verbose output handed to `progress`; fails with its last lines. */
@@ -78,8 +80,8 @@ function run(path: string, args: string[], env: NodeJS.ProcessEnv, progress: Pro
  * in pg_dump's custom format. Safe while Vigil serves: pg_dump reads one snapshot and takes only share locks.
  */
 export async function backupPostgres(target: PostgresTarget, file: string): Promise<void> {
-  const tool = findPgTool('pg_dump', await withConnection(target.url, serverMajor), target.binDir);
-  const { dbname, env } = connection(target.url);
+  const tool = findPgTool('pg_dump', await withConnection(target.url, serverMajor), target.binDir, target.env);
+  const { dbname, env } = connection(target.url, target.env);
   target.progress(`pg_dump ${tool.major} (${tool.path}) → ${file}`);
   await run(tool.path, ['--format=custom', '--verbose', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${dbname}`], env, target.progress);
   target.progress(`backup written: ${file} (${mb(statSync(file).size)})`);
@@ -92,7 +94,7 @@ export async function backupPostgres(target: PostgresTarget, file: string): Prom
  */
 export async function restorePostgres(target: PostgresTarget, file: string, force: boolean): Promise<void> {
   const tool = await withConnection(target.url, (db) => prepareTarget(db, target, force));
-  const { dbname, env } = connection(target.url);
+  const { dbname, env } = connection(target.url, target.env);
   target.progress(`pg_restore ${tool.major} (${tool.path}) ← ${file} (${mb(statSync(file).size)})`);
   await run(tool.path, ['--verbose', '--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${dbname}`, file], env, target.progress);
 }
@@ -116,7 +118,7 @@ async function prepareTarget(db: Queryable, target: PostgresTarget, force: boole
       `The target database is not empty (${tables.length} tables): restore into a new, empty database, ` + 'or pass --force to replace everything in it.',
     );
   }
-  const tool = findPgTool('pg_restore', await serverMajor(db), target.binDir);
+  const tool = findPgTool('pg_restore', await serverMajor(db), target.binDir, target.env);
   if (tables.length > 0) {
     target.progress('--force: dropping the schemas public and drizzle of the target');
     await db.execute(sql`DROP SCHEMA IF EXISTS drizzle CASCADE`);

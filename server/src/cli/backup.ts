@@ -17,7 +17,7 @@ export async function backupCommand(args: ParsedArgs, io: CliIo): Promise<void> 
   if (!env.DATABASE_URL) {
     await backupPglite(env.VIGIL_DATA_DIR, file, progress);
   } else {
-    await backupPostgres({ url: env.DATABASE_URL, binDir: env.VIGIL_PG_BIN_DIR, progress }, file);
+    await backupPostgres({ url: env.DATABASE_URL, binDir: env.VIGIL_PG_BIN_DIR, env: io.env, progress }, file);
   }
   io.stdout.write(`Backup written to ${file} (${env.DATABASE_URL ? 'postgres' : 'pglite'}).\n`);
 }

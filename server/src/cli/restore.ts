@@ -33,7 +33,7 @@ export async function restoreCommand(args: ParsedArgs, io: CliIo): Promise<void>
   if (!env.DATABASE_URL) {
     await restorePglite(env.VIGIL_DATA_DIR, file, force, progress);
   } else {
-    await restorePostgres({ url: env.DATABASE_URL, binDir: env.VIGIL_PG_BIN_DIR, progress }, file, force);
+    await restorePostgres({ url: env.DATABASE_URL, binDir: env.VIGIL_PG_BIN_DIR, env: io.env, progress }, file, force);
   }
   io.stdout.write(`Restored ${file} (${kind}). Start Vigil as usual; it applies any newer migrations.\n`);
 }
