@@ -14,6 +14,8 @@ function filesOfTheDriverPasses(): string[] {
   return files.filter((f) => readFileSync(join(src, f), 'utf8').includes('testDrivers(')).map((f) => `src/${f}`);
 }
 
+const workers = Number(process.env.VIGIL_TEST_WORKERS) || 2;
+
 export default defineConfig({
   // graphql has both index.mjs and index.js; Node (type-graphql, Apollo) loads index.js, so tests must too, or
   // two copies of graphql meet and refuse each other's types.
@@ -34,8 +36,10 @@ export default defineConfig({
     // Measured on 6 integration files, both drivers, a shared and loaded machine: 128 s one at a time, 119 s two,
     // 107 s three. Two, because `make test` runs other suites beside this one; VIGIL_TEST_WORKERS sets it (suites.sh
     // gives the PGlite pass, the longest suite, three).
-    maxWorkers: Number(process.env.VIGIL_TEST_WORKERS) || 2,
-    minWorkers: 1,
+    maxWorkers: workers,
+    // As many from start to end: a pool that shrinks terminates idle workers, and that termination raced the end of
+    // a run as an unhandled "Terminating worker thread" rejection (vitest#8564), failing a run whose tests passed.
+    minWorkers: workers,
     reporters: ['default'],
     // The migrated template databases, made once before any file asks for a test database.
     globalSetup: ['@vigil/test-kit/global-setup'],
