@@ -27,10 +27,11 @@ queue() {
 # Longest first (the last full run's seconds, 3 at a time, in brackets), so the short ones fill the gaps at the end.
 # The server's two database passes as two suites side by side: PGlite (every file) and PostgreSQL (the files
 # that run on both drivers); see testDrivers in server/test-kit.
-# The PGlite pass is the longest suite by far and the run's critical path: it alone runs at normal priority (the
-# others under `nice`, so on a busy machine it gets the CPU first and they fill what it leaves), with three files at
-# a time, as much of its time goes waiting on the child servers of its CLI and fault tests.
-critical=server:pglite
+# The server's two passes are the longest suites and decide the run's length: they alone run at normal priority
+# (the others under `nice`, so on a busy machine they get the CPU first and the others fill what they leave). The
+# PGlite pass runs three files at a time, as much of its time goes waiting on the child servers of its CLI and
+# fault tests.
+critical=" server:pglite server:postgres "
 queue server:pglite env VIGIL_TEST_WORKERS=3 pnpm --dir server run test:pglite
 queue server:postgres pnpm --dir server run test:postgres
 # The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [66; 816
@@ -67,7 +68,7 @@ start_next() {
   started[$name]=$SECONDS
   # `times` after the command: its second line is the user and system time of every process the suite waited for.
   local priority=()
-  [ "$name" = "$critical" ] || priority=(nice -n 10)
+  [[ "$critical" == *" $name "* ]] || priority=(nice -n 10)
   "${priority[@]}" bash -c "${commands[$i]}"'; rc=$?; times >'"$logs/$i.times"'; exit $rc' >"$logs/$i.log" 2>&1 </dev/null &
   pid_of_suite[$!]=$i
   running=$((running + 1))
@@ -86,7 +87,7 @@ while [ $next -lt ${#names[@]} ] || [ $running -gt 0 ]; do
   cpu[$name]=$(cpu_seconds "$logs/$i.times")
   # The first lines naming a failure, kept for the end of the run: a CI that shows only the log's tail still says
   # which test failed, not just which suite.
-  [ "$rc" != 0 ] && grep -E '(^| )(FAIL|FAILED|×|✗|✘|\[ERROR\]|Error:|AssertionError)( |$|:)' "$logs/$i.log" |
+  [ "$rc" != 0 ] && sed 's/\x1b\[[0-9;]*m//g' "$logs/$i.log" | grep -E '(^| )(FAIL|FAILED|×|✗|✘|\[ERROR\]|Error:|AssertionError)( |$|:)' |
     grep -v -E '^ *(Test Files|Tests) ' | head -n 8 | cut -c1-300 >"$logs/$i.failures"
   echo
   echo "=== $name: ${commands[$i]}==="
