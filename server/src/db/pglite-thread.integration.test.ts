@@ -106,10 +106,13 @@ describe('PGlite on its own thread', () => {
     const unlisten = await guard.listen('news', (payload) => got.push(payload));
     await guard.exec("NOTIFY news, 'one'");
     await expect.poll(() => got).toEqual(['one']);
+    // Also from a named prepared statement, which reaches PGlite by its protocol messages, not query().
+    await guard.prepared('vigil_test_notify', 'SELECT pg_notify($1, $2)', ['news', 'prepared']);
+    await expect.poll(() => got).toEqual(['one', 'prepared']);
     await unlisten();
     await guard.exec("NOTIFY news, 'two'");
     await guard.query('SELECT 1');
-    expect(got).toEqual(['one']);
+    expect(got).toEqual(['one', 'prepared']);
   });
 
   it('answers a dead thread as a lost connection, and starts a new one on the next probe', async () => {
