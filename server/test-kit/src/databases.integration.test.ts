@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase, type TestDriver } from './databases.js';
-import { migrationsHash } from './template.js';
+import { databaseUrl, migrationsHash, renameIntoPlace, withClient } from './template.js';
 
 /** The tables of a test database and the migrations drizzle recorded in it. */
 async function inspect(driver: TestDriver, db: TestDatabase): Promise<{ tables: string[]; migrations: number }> {
@@ -57,5 +57,31 @@ describe('the template name', () => {
   it('is a hash of the migrations, stable within a run', () => {
     expect(migrationsHash()).toMatch(/^[0-9a-f]{12}$/);
     expect(migrationsHash()).toBe(migrationsHash());
+  });
+});
+
+// PostgreSQL only: the PGlite template is a directory renamed into place, which the file system does at once.
+describe.each(testDrivers().filter((d) => d === 'postgres'))('the template on %s, made by suites at once', () => {
+  const admin = process.env.VIGIL_TEST_DATABASE_URL!;
+  const names: string[] = [];
+  afterAll(async () => {
+    await withClient(admin, async (c) => {
+      for (const name of names) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    });
+  });
+
+  it('lets every suite that lost the race to rename its copy into place go on with the winner', async () => {
+    const tag = `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    for (let round = 0; round < 5; round++) {
+      const name = `vigil_race_${tag}_${round}`;
+      const building = [0, 1, 2].map((n) => `${name}_b${n}`);
+      names.push(name, ...building);
+      await withClient(admin, async (c) => {
+        for (const b of building) await c.query(`CREATE DATABASE ${b}`);
+      });
+      // Each on a connection of its own, as each suite's process has.
+      await Promise.all(building.map((b) => renameIntoPlace(admin, b, name)));
+      await withClient(databaseUrl(admin, name), (c) => c.query('SELECT 1'));
+    }
   });
 });

@@ -110,6 +110,21 @@ function databaseUrl(server: string, name: string): string {
 }
 
 /**
+ * Renames database `building` to `name`, unless another suite's database got the name first: its template is as
+ * good as ours (`building` is then the caller's to drop). Renames racing each other are refused as
+ * duplicate_database, or, when both reach the catalog at once, as a unique violation of its index.
+ */
+export async function renameIntoPlace(admin: string, building: string, name: string): Promise<void> {
+  await withClient(admin, async (c) => {
+    try {
+      await c.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    } catch (error) {
+      if (!['42P04', '23505'].includes((error as { code?: string }).code ?? '')) throw error;
+    }
+  });
+}
+
+/**
  * The migrated template database on the PostgreSQL server of `admin` (a superuser URL), made if missing: migrated
  * under a building name and renamed when done, so `CREATE DATABASE … TEMPLATE` never copies half a migration.
  */
@@ -124,14 +139,7 @@ export function postgresTemplate(admin: string): Promise<string> {
       const { drizzle } = await import('drizzle-orm/node-postgres');
       const { migrate } = await import('drizzle-orm/node-postgres/migrator');
       await withClient(databaseUrl(admin, building), (c) => migrate(drizzle(c), { migrationsFolder }));
-      await withClient(admin, async (c) => {
-        try {
-          await c.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
-        } catch (error) {
-          // Another suite finished first (duplicate_database): its template is as good as ours.
-          if ((error as { code?: string }).code !== '42P04') throw error;
-        }
-      });
+      await renameIntoPlace(admin, building, name);
     } finally {
       await withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`));
     }
