@@ -1,10 +1,10 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load.js';
 import { assertBuilt, runCli, startServe, type ServeProcess } from '../test-support/cli.js';
-import { pgliteTemplate } from '../test-support/databases.js';
+import { copyPgliteTemplate } from '../test-support/databases.js';
 import { mountSmallDisk, type SmallDisk } from '../test-support/small-disk.js';
 import { isDocumentedUnavailable } from '../test-support/unavailable.js';
 import { openDatabase } from './open.js';
@@ -34,7 +34,7 @@ describe.each([
     writeFileSync(config, JSON.stringify({ behaviors: [behavior] }));
     env = { VIGIL_DATA_DIR: join(disk.path, 'data'), VIGIL_DATA_DIR_MIN_FREE_MB: reserve, VIGIL_CONFIG: config };
     // A copy of the migrated template (the size of a new one), rather than initdb and every migration on a new one.
-    cpSync(await pgliteTemplate(), join(env.VIGIL_DATA_DIR!, 'pgdata'), { recursive: true });
+    await copyPgliteTemplate(env.VIGIL_DATA_DIR!);
     key = JSON.parse((await runCli(['keys', 'create', '--kind', 'write', '--name', 'disk', '--json'], env)).stdout).key;
     vigil = await startServe(env);
   });

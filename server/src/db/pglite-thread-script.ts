@@ -12,6 +12,8 @@ export const PGLITE_THREAD_SOURCE = `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 let pg;
+// PGlite's protocol serializer and result parser, for named prepared statements: set when PGlite is opened.
+let serialize, parseResults;
 // Loaded while the caller compiles PGlite's WebAssembly, before the first message asks for it.
 const loading = import(workerData.pglite);
 loading.catch(() => {});
@@ -37,7 +39,9 @@ const statements = new Map();
 const send = (message, syncToFs = false) => pg.execProtocol(message, { syncToFs });
 const ops = {
   async open({ dataDir, modules }) {
-    const { PGlite } = await loading;
+    const { PGlite, protocol, parse } = await loading;
+    ({ serialize } = protocol);
+    ({ parseResults } = parse);
     pg = await PGlite.create(dataDir, { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb });
   },
   query: ({ text, params, options }) => pg.query(text, params, queryOptions(options)),
@@ -47,8 +51,6 @@ const ops = {
   // text every time (PGlite's query() parses an unnamed statement per call). The same messages query() sends.
   prepared: ({ name, text, params, options }) =>
     pg._runExclusiveQuery(async () => {
-      const { protocol, parse } = await loading;
-      const { serialize } = protocol;
       const messages = [];
       try {
         let types = statements.get(name);
@@ -69,7 +71,7 @@ const ops = {
       } finally {
         messages.push(...(await send(serialize.sync(), true)).messages);
       }
-      return parse.parseResults(messages, pg.parsers, queryOptions(options))[0];
+      return parseResults(messages, pg.parsers, queryOptions(options))[0];
     }),
   async listen({ channel, subscription }) {
     const unlisten = await pg.listen(channel, (payload) => parentPort.postMessage({ notify: subscription, payload }));

@@ -10,4 +10,4 @@ export {
 } from './chromium.js';
 export { createTestDatabase, scratchPglite, testDrivers, type TestDatabase, type TestDatabaseOptions, type TestDriver } from './databases.js';
 export { freePort } from './ports.js';
-export { migrationsHash, pgliteEmptyTemplate, pgliteTemplate, postgresTemplate } from './template.js';
+export { copyPgliteTemplate, migrationsHash, pgliteTemplate, postgresTemplate } from './template.js';
