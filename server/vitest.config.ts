@@ -1,17 +1,30 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { surfaceDriver, type TestDriver, testDrivers } from '@vigil/test-kit';
 import { defineConfig } from 'vitest/config';
 
 /*
  * `make test` runs the PGlite and PostgreSQL passes as two suites side by side (VIGIL_TEST_DRIVERS, see testDrivers
- * in the test kit). The PGlite pass runs every file; the PostgreSQL pass only the files whose tests take their
- * drivers from testDrivers(), as every other file (unit tests, fixed-driver tests) runs whole in the PGlite pass.
+ * in the test kit). A file's tests take their drivers from testDrivers() (storage: every driver of the pass),
+ * surfaceDrivers() (Vigil's surface: the one surface driver, PostgreSQL when the run has it) or name one; a file with
+ * no such call (unit tests) runs in the PGlite pass. Each pass runs the files with a test for its driver; without
+ * VIGIL_TEST_DRIVERS, every file runs.
  */
-function filesOfTheDriverPasses(): string[] {
+function passFiles(driver: TestDriver): string[] {
   const src = fileURLToPath(new URL('src', import.meta.url));
   const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts'));
-  return files.filter((f) => readFileSync(join(src, f), 'utf8').includes('testDrivers(')).map((f) => `src/${f}`);
+  const onSurfaceDriver = surfaceDriver() === driver;
+  return files
+    .filter((f) => {
+      const text = readFileSync(join(src, f), 'utf8');
+      const storage = text.includes('testDrivers(');
+      const surface = text.includes('surfaceDrivers(');
+      if (storage || (surface && onSurfaceDriver)) return true;
+      // The PGlite pass also runs every file that names no pass (unit tests and fixed-driver tests).
+      return driver === 'pglite' && !surface;
+    })
+    .map((f) => `src/${f}`);
 }
 
 const workers = Number(process.env.VIGIL_TEST_WORKERS) || 2;
@@ -21,7 +34,7 @@ export default defineConfig({
   // two copies of graphql meet and refuse each other's types.
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
-    include: process.env.VIGIL_TEST_DRIVERS === 'postgres' ? filesOfTheDriverPasses() : ['src/**/*.test.ts'],
+    include: process.env.VIGIL_TEST_DRIVERS ? passFiles(testDrivers()[0]) : ['src/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { createTestDatabase, surfaceDrivers, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { assertBuilt, runCli, spawnCli, startServe } from '../test-support/cli.js';
 
 // Tests on PGlite alone run with the PGlite pass (all of them unless VIGIL_TEST_DRIVERS picks the PostgreSQL one).
@@ -23,6 +23,14 @@ describe.each(testDrivers())('vigil CLI on %s', (driver) => {
       expect(res.stdout).toMatch(/Migrations applied/);
     }
   });
+});
+
+describe.each(surfaceDrivers())('vigil keys on %s', (driver) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase(driver);
+  });
+  afterAll(async () => db?.drop());
 
   it('creates, lists and revokes keys; the secret is shown only at creation', async () => {
     const created = await runCli(['keys', 'create', '--kind', 'client', '--name', 'android app', '--json'], db.env);

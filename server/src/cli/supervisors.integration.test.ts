@@ -4,14 +4,14 @@ import { SupervisorStore } from '../auth/supervisor-store.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { assertBuilt, runCli, startServe } from '../test-support/cli.js';
-import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { createTestDatabase, surfaceDrivers, testDrivers, type TestDatabase } from '../test-support/databases.js';
 
 beforeAll(() => assertBuilt());
 
 const api = (url: string, path: string, token: string, init: RequestInit = {}) =>
   fetch(url + path, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
 
-describe.each(testDrivers())('vigil supervisors and tokens on %s', (driver) => {
+describe.each(surfaceDrivers())('vigil supervisors and tokens on %s', (driver) => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase(driver);
@@ -77,7 +77,7 @@ describe.each(testDrivers())('vigil supervisors and tokens on %s', (driver) => {
   }, 300_000);
 });
 
-describe.each(testDrivers())('vigil supervisors account administration on %s', (driver) => {
+describe.each(surfaceDrivers())('vigil supervisors account administration on %s', (driver) => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase(driver);

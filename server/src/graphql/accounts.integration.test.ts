@@ -3,13 +3,13 @@ import { supervisorCredentials, supervisors } from '@vigil/drizzle/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { graphqlAuthCases } from '../test-support/auth-cases.js';
-import { testDrivers } from '../test-support/databases.js';
+import { surfaceDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { createAccount, graphql, openSession, supervisorAccounts, supervisorRequest, type TestAccount } from '../test-support/supervisors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-describe.each(testDrivers())('GraphQL account administration on %s', (driver) => {
+describe.each(surfaceDrivers())('GraphQL account administration on %s', (driver) => {
   let server: TestVigil;
   let accounts: Record<'admin' | 'supervisor' | 'viewer', TestAccount>;
   let spare: TestAccount;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../behaviors/test-config.js';
 import { graphqlAuthCases } from '../test-support/auth-cases.js';
-import { testDrivers } from '../test-support/databases.js';
+import { surfaceDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { graphql, supervisorAccounts, type TestAccount } from '../test-support/supervisors.js';
 
@@ -13,7 +13,7 @@ const DEFINE = `mutation ($input: BehaviorInput!) {
 }`;
 const LIST = '{ behaviors { name source status backfilledEvents groupBy operation field filters { event field operator value } } }';
 
-describe.each(testDrivers())('GraphQL behaviors on %s', (driver) => {
+describe.each(surfaceDrivers())('GraphQL behaviors on %s', (driver) => {
   let server: TestVigil;
   let accounts: Record<'admin' | 'supervisor' | 'viewer', TestAccount>;
   beforeAll(async () => {

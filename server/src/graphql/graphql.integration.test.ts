@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlAuthCases } from '../test-support/auth-cases.js';
-import { testDrivers } from '../test-support/databases.js';
+import { surfaceDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { deviceFixtures, seedDevices } from '../test-support/registry-fixtures.js';
 import { graphql, supervisorAccounts, type TestAccount } from '../test-support/supervisors.js';
@@ -9,7 +9,7 @@ const N = 1000;
 const fixtures = deviceFixtures(N, 'gq');
 let serial = 0;
 
-describe.each(testDrivers())('GraphQL over HTTP on %s', (driver) => {
+describe.each(surfaceDrivers())('GraphQL over HTTP on %s', (driver) => {
   let server: TestVigil;
   let accounts: Record<'admin' | 'supervisor' | 'viewer', TestAccount>;
   let spareKeyId: string;

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlAuthCases } from '../test-support/auth-cases.js';
-import { testDrivers } from '../test-support/databases.js';
+import { surfaceDrivers, testDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestResponse, type TestVigil } from '../test-support/harness.js';
 import { deviceFixtures, seedDevices } from '../test-support/registry-fixtures.js';
 import { graphql, supervisorAccounts, supervisorRequest, type TestAccount } from '../test-support/supervisors.js';
@@ -25,7 +25,7 @@ function expectFieldError(res: TestResponse, code: string, status: number): void
   expect(res.body.errors?.[0]?.extensions).toMatchObject({ code, status });
 }
 
-describe.each(testDrivers())('GraphQL limits on %s', (driver) => {
+describe.each(surfaceDrivers())('GraphQL limits on %s', (driver) => {
   let server: TestVigil;
   let viewer: TestAccount;
   const gql = (query: string, variables: Record<string, unknown> = {}, token = viewer.token) => graphql(server, token, query, variables);

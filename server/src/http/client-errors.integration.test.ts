@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { events } from '@vigil/drizzle/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDrivers } from '../test-support/databases.js';
+import { surfaceDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
 interface RawAnswer {
@@ -69,7 +69,7 @@ function expectClosingProblem(answer: RawAnswer, status: number, code: string): 
   expect(answer.closed).toBe(true);
 }
 
-describe.each(testDrivers())('errors of the HTTP layer itself on %s', (driver) => {
+describe.each(surfaceDrivers())('errors of the HTTP layer itself on %s', (driver) => {
   let server: TestVigil;
   let port: number;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { events } from '@vigil/drizzle/schema';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectBody } from '../test-support/browser-readings.js';
-import { testDrivers } from '../test-support/databases.js';
+import { surfaceDrivers } from '../test-support/databases.js';
 import { request, startTestVigil, type TestResponse, type TestVigil } from '../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 import { unstorable } from '../db/safe-text.js';
@@ -30,7 +30,7 @@ function expectProblem(res: TestResponse, status: number, code: string, path?: s
   if (path !== undefined) expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
 }
 
-describe.each(testDrivers())('hostile input on %s', (driver) => {
+describe.each(surfaceDrivers())('hostile input on %s', (driver) => {
   let server: TestVigil;
   let token: string;
   beforeAll(async () => {

@@ -1,2 +1,10 @@
 // The test databases every package shares (migrated templates, one per run) live in the test kit.
-export { copyPgliteTemplate, createTestDatabase, scratchPglite, testDrivers, type TestDatabase, type TestDatabaseOptions } from '@vigil/test-kit';
+export {
+  copyPgliteTemplate,
+  createTestDatabase,
+  scratchPglite,
+  surfaceDrivers,
+  testDrivers,
+  type TestDatabase,
+  type TestDatabaseOptions,
+} from '@vigil/test-kit';

@@ -23,6 +23,33 @@ export function testDrivers(): TestDriver[] {
   return ['pglite'];
 }
 
+/**
+ * The one driver a test of Vigil's surface runs on: routes, GraphQL, the CLI's commands, the browser library end to
+ * end, whose subject is the same code above either driver (the files that run on both, through testDrivers(), are
+ * those whose subject is storage). PostgreSQL whenever the run has it, where the same file took less CPU and time
+ * than on PGlite (PGlite's WebAssembly engine runs in the test process); PGlite when it does not.
+ * VIGIL_TEST_SURFACE_DRIVER (`pglite` or `postgres`) picks one.
+ */
+export function surfaceDriver(): TestDriver {
+  const chosen = process.env.VIGIL_TEST_SURFACE_DRIVER;
+  if (chosen !== undefined && chosen !== 'pglite' && chosen !== 'postgres') {
+    throw new Error(`VIGIL_TEST_SURFACE_DRIVER is ${JSON.stringify(chosen)}: pglite, postgres, or unset`);
+  }
+  if (chosen === 'postgres' && !process.env.VIGIL_TEST_DATABASE_URL) {
+    throw new Error('VIGIL_TEST_SURFACE_DRIVER is postgres but VIGIL_TEST_DATABASE_URL is not set: the test command must start PostgreSQL');
+  }
+  return chosen ?? (process.env.VIGIL_TEST_DATABASE_URL ? 'postgres' : 'pglite');
+}
+
+/**
+ * For `describe.each`: the surface driver when this pass runs it (see testDrivers), else none, so of `make test`'s
+ * two passes only the surface driver's runs a surface test.
+ */
+export function surfaceDrivers(): TestDriver[] {
+  const driver = surfaceDriver();
+  return testDrivers().includes(driver) ? [driver] : [];
+}
+
 export interface TestDatabase {
   /** Environment that points Vigil at this database. */
   env: Record<string, string>;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { testDrivers } from './databases.js';
+import { surfaceDriver, surfaceDrivers, testDrivers } from './databases.js';
 
 describe('testDrivers', () => {
   afterEach(() => vi.unstubAllEnvs());
@@ -27,5 +27,40 @@ describe('testDrivers', () => {
     expect(() => testDrivers()).toThrow(/VIGIL_TEST_DATABASE_URL is not set/);
     env('postgres://localhost/x', 'mysql');
     expect(() => testDrivers()).toThrow(/VIGIL_TEST_DRIVERS is "mysql"/);
+  });
+});
+
+describe('surfaceDrivers', () => {
+  afterEach(() => vi.unstubAllEnvs());
+  const env = (url: string | undefined, only: string | undefined, surface: string | undefined = undefined) => {
+    vi.stubEnv('VIGIL_TEST_DATABASE_URL', url);
+    vi.stubEnv('VIGIL_TEST_DRIVERS', only);
+    vi.stubEnv('VIGIL_TEST_SURFACE_DRIVER', surface);
+    vi.stubEnv('CI', undefined);
+  };
+
+  it('runs a surface test once, on PostgreSQL when the run has it, on PGlite when not', () => {
+    env('postgres://localhost/x', undefined);
+    expect(surfaceDrivers()).toEqual(['postgres']);
+    env(undefined, undefined);
+    expect(surfaceDrivers()).toEqual(['pglite']);
+  });
+
+  it("runs it in the surface driver's pass only, so make test's two passes run it once", () => {
+    env('postgres://localhost/x', 'pglite');
+    expect(surfaceDrivers()).toEqual([]);
+    env('postgres://localhost/x', 'postgres');
+    expect(surfaceDrivers()).toEqual(['postgres']);
+    env('postgres://localhost/x', 'pglite', 'pglite');
+    expect(surfaceDrivers()).toEqual(['pglite']);
+    env('postgres://localhost/x', 'postgres', 'pglite');
+    expect(surfaceDrivers()).toEqual([]);
+  });
+
+  it('refuses an unknown surface driver, or PostgreSQL without PostgreSQL', () => {
+    env('postgres://localhost/x', undefined, 'mysql');
+    expect(() => surfaceDriver()).toThrow(/VIGIL_TEST_SURFACE_DRIVER is "mysql"/);
+    env(undefined, undefined, 'postgres');
+    expect(() => surfaceDriver()).toThrow(/VIGIL_TEST_DATABASE_URL is not set/);
   });
 });

@@ -8,6 +8,15 @@ export {
   vigilOn,
   type VigilCalls,
 } from './chromium.js';
-export { createTestDatabase, scratchPglite, testDrivers, type TestDatabase, type TestDatabaseOptions, type TestDriver } from './databases.js';
+export {
+  createTestDatabase,
+  scratchPglite,
+  surfaceDriver,
+  surfaceDrivers,
+  testDrivers,
+  type TestDatabase,
+  type TestDatabaseOptions,
+  type TestDriver,
+} from './databases.js';
 export { freePort } from './ports.js';
 export { copyPgliteTemplate, migrationsHash, pgliteTemplate, postgresTemplate } from './template.js';

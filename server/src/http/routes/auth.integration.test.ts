@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Accounts } from '../../auth/accounts.js';
 import { SupervisorStore } from '../../auth/supervisor-store.js';
-import { testDrivers } from '../../test-support/databases.js';
+import { surfaceDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
 import { createAccount, supervisorRequest, type TestAccount } from '../../test-support/supervisors.js';
 
-describe.each(testDrivers())('supervisor login on %s', (driver) => {
+describe.each(surfaceDrivers())('supervisor login on %s', (driver) => {
   let server: TestVigil;
   let viewer: TestAccount;
   beforeAll(async () => {

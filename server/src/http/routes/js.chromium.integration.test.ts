@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@vigil/drizzle/schema';
-import { testDrivers } from '../../test-support/databases.js';
+import { surfaceDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
 import {
   emulatedDevices,
@@ -36,7 +36,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe.each(testDrivers())('the browser library in real Chromium against the real server on %s', (driver) => {
+describe.each(surfaceDrivers())('the browser library in real Chromium against the real server on %s', (driver) => {
   let server: TestVigil;
   let baseline: PageSignals;
   const codes = (body: { warnings: { code: string }[] }) => body.warnings.map((w) => w.code);

@@ -5,7 +5,7 @@ import { events } from '@vigil/drizzle/schema';
 import { signBrowserToken } from '../../handprint/token/sign.js';
 import { DbReplayCounter } from '../../handprint/replay-counter.js';
 import { collectBody } from '../../test-support/browser-readings.js';
-import { createTestDatabase, testDrivers, type TestDatabase } from '../../test-support/databases.js';
+import { createTestDatabase, surfaceDrivers, type TestDatabase } from '../../test-support/databases.js';
 import { request, startTestVigil, type TestVigil } from '../../test-support/harness.js';
 
 const SHOP = 'https://shop.example';
@@ -21,7 +21,7 @@ const ENV = {
 let n = 0;
 const deviceId = () => `web_test${Date.now().toString(36)}${(n++).toString(36)}xx`;
 
-describe.each(testDrivers())('/js endpoints on %s', (driver) => {
+describe.each(surfaceDrivers())('/js endpoints on %s', (driver) => {
   let server: TestVigil;
   const js = (path: string, body: unknown, headers: Record<string, string> = { origin: SHOP }) =>
     request(server.url + path, {
@@ -316,7 +316,7 @@ describe.each(testDrivers())('/js endpoints on %s', (driver) => {
   });
 });
 
-describe.each(testDrivers())('/js rate limits on %s', (driver) => {
+describe.each(surfaceDrivers())('/js rate limits on %s', (driver) => {
   let server: TestVigil;
   beforeAll(async () => {
     server = await startTestVigil(driver, { VIGIL_JS_ALLOWED_ORIGINS: SHOP, VIGIL_JS_COLLECT_RPS: '1', VIGIL_JS_COLLECT_BURST: '2' });
@@ -344,7 +344,7 @@ describe.each(testDrivers())('/js rate limits on %s', (driver) => {
   });
 });
 
-describe.each(testDrivers())('generated browser_token key on %s', (driver) => {
+describe.each(surfaceDrivers())('generated browser_token key on %s', (driver) => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase(driver);
@@ -389,7 +389,8 @@ describe.each(testDrivers())('generated browser_token key on %s', (driver) => {
   });
 });
 
-if (testDrivers().includes('postgres')) {
+// Several processes share token use counts only through PostgreSQL; run in its pass when it is the surface driver.
+if (surfaceDrivers().includes('postgres')) {
   describe('several Vigil processes on one PostgreSQL', () => {
     let db: TestDatabase;
     let a: TestVigil;

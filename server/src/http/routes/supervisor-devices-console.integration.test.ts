@@ -4,7 +4,7 @@ import { devices, events, registrations, registryAudit } from '@vigil/drizzle/sc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../../auth/key-store.js';
 import { graphqlAuthCases, supervisorAuthCases } from '../../test-support/auth-cases.js';
-import { testDrivers } from '../../test-support/databases.js';
+import { surfaceDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestResponse, type TestVigil } from '../../test-support/harness.js';
 import { graphql, supervisorAccounts, supervisorRequest, type TestAccount } from '../../test-support/supervisors.js';
 
@@ -49,7 +49,7 @@ const seeds: Seed[] = [
 /** Seen in events, never registered. */
 const SEEN_ONLY = ['shop-unreg', 'fleet-unreg'];
 
-describe.each(testDrivers())('supervisor devices for the console on %s', (driver) => {
+describe.each(surfaceDrivers())('supervisor devices for the console on %s', (driver) => {
   let server: TestVigil;
   let accounts: Record<'admin' | 'supervisor' | 'viewer', TestAccount>;
 

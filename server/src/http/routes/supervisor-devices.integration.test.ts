@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorAuthCases } from '../../test-support/auth-cases.js';
-import { testDrivers } from '../../test-support/databases.js';
+import { surfaceDrivers } from '../../test-support/databases.js';
 import { deviceFixtures, seedDevices, type DeviceFixture } from '../../test-support/registry-fixtures.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest, type TestAccount } from '../../test-support/supervisors.js';
@@ -9,7 +9,7 @@ const N = 1000;
 const fixtures = deviceFixtures(N);
 type Fixture = DeviceFixture;
 
-describe.each(testDrivers())('supervisor REST /api/devices on %s', (driver) => {
+describe.each(surfaceDrivers())('supervisor REST /api/devices on %s', (driver) => {
   let server: TestVigil;
   let accounts: Record<'admin' | 'supervisor' | 'viewer', TestAccount>;
   beforeAll(async () => {
