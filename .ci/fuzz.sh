@@ -48,7 +48,10 @@ export DATABASE_URL
 export VIGIL_RATE_LIMIT_RPS=0 VIGIL_JS_COLLECT_RPS=0 VIGIL_JS_EVENTS_RPS=0 VIGIL_LOGIN_ATTEMPTS_PER_MINUTE=10000
 export VIGIL_JS_ALLOWED_ORIGINS="$ORIGIN" VIGIL_LOG_LEVEL=warn
 
-# PORT=0: the kernel picks a free port; the server prints the address it listens on, then JSON log lines.
+# PORT=0: the kernel picks a free port; the server prints the address it listens on, then JSON log lines. The log
+# exists before the server starts: the background job opens its redirection only once it runs, and on a loaded
+# machine the loop below read it first ("can't read server.log") and `set -e` ended the suite.
+: >"$WORK/server.log"
 PORT=0 node server/dist/cli.js serve >"$WORK/server.log" 2>&1 &
 server=$!
 BASE=""
