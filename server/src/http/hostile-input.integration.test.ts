@@ -3,7 +3,7 @@ import { events } from '@vigil/drizzle/schema';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectBody } from '../test-support/browser-readings.js';
-import { surfaceDrivers } from '../test-support/databases.js';
+import { surfaceDrivers, testDrivers } from '../test-support/databases.js';
 import { request, startTestVigil, type TestResponse, type TestVigil } from '../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 import { unstorable } from '../db/safe-text.js';
@@ -260,6 +260,16 @@ describe.each(surfaceDrivers())('hostile input on %s', (driver) => {
       }
     });
   });
+});
+
+// Which text the database takes is the driver's own (PGlite is PostgreSQL compiled to WebAssembly, with its own
+// client and error path), so these run on both.
+describe.each(testDrivers())('text the database stores or refuses on %s', (driver) => {
+  let server: TestVigil;
+  beforeAll(async () => {
+    server = await startTestVigil(driver);
+  });
+  afterAll(async () => server?.close());
 
   it('stores any text PostgreSQL accepts exactly as received, and refuses only the rest, item by item', async () => {
     // Any code point, plus the ones PostgreSQL refuses (NUL, both kinds of lone surrogate), often enough to meet.
