@@ -25,8 +25,9 @@ queue() {
 }
 
 # Longest first (the last full run's seconds, 3 at a time, in brackets), so the short ones fill the gaps at the end.
-# The server's two database passes as two suites side by side: PGlite (every file) and PostgreSQL (the files
-# that run on both drivers); see testDrivers in server/test-kit.
+# The server's two database passes as two suites side by side: storage tests run in both, surface tests in the
+# PostgreSQL pass only, unit and single-driver tests in the PGlite pass; see testDrivers and surfaceDrivers in
+# server/test-kit.
 # The server's two passes are the longest suites and decide the run's length: they alone run at normal priority
 # (the others under `nice`, so on a busy machine they get the CPU first and the others fill what they leave). The
 # PGlite pass runs three files at a time, as much of its time goes waiting on the child servers of its CLI and

@@ -7,19 +7,26 @@ import { copyPgliteTemplate, databaseUrl, pgliteEmptyTemplate, postgresTemplate,
 /** The two databases Vigil runs on (the server's `Driver`). */
 export type TestDriver = 'pglite' | 'postgres';
 
+/** The driver an environment variable names, undefined when it is unset; any other value is refused. */
+function driverNamedBy(variable: string, whenUnset: string): TestDriver | undefined {
+  const value = process.env[variable];
+  if (value === undefined || value === 'pglite' || value === 'postgres') return value;
+  throw new Error(`${variable} is ${JSON.stringify(value)}: pglite, postgres, or unset ${whenUnset}`);
+}
+
+const noPostgres = (why: string) => new Error(`${why}VIGIL_TEST_DATABASE_URL is not set: the test command must start PostgreSQL`);
+
 /**
- * The drivers an integration suite runs on. PGlite always; PostgreSQL whenever the test command started a server
- * (VIGIL_TEST_DATABASE_URL). Under CI a missing PostgreSQL is an error, never a silent skip.
+ * The drivers an integration suite of storage runs on. PGlite always; PostgreSQL whenever the test command started a
+ * server (VIGIL_TEST_DATABASE_URL). Under CI a missing PostgreSQL is an error, never a silent skip.
  * VIGIL_TEST_DRIVERS (`pglite` or `postgres`) runs one pass only: `make test` runs the server's two passes as two
- * suites side by side (`test:pglite`, `test:postgres`), which together run every test on both.
+ * suites side by side (`test:pglite`, `test:postgres`), which together run every storage test on both and every
+ * surface test (surfaceDrivers) once.
  */
 export function testDrivers(): TestDriver[] {
-  const only = process.env.VIGIL_TEST_DRIVERS;
-  if (only !== undefined && only !== 'pglite' && only !== 'postgres') {
-    throw new Error(`VIGIL_TEST_DRIVERS is ${JSON.stringify(only)}: pglite, postgres, or unset for both`);
-  }
+  const only = driverNamedBy('VIGIL_TEST_DRIVERS', 'for both');
   if (process.env.VIGIL_TEST_DATABASE_URL) return only ? [only] : ['pglite', 'postgres'];
-  if (process.env.CI || only === 'postgres') throw new Error('VIGIL_TEST_DATABASE_URL is not set: the test command must start PostgreSQL');
+  if (process.env.CI || only === 'postgres') throw noPostgres('');
   return ['pglite'];
 }
 
@@ -31,13 +38,8 @@ export function testDrivers(): TestDriver[] {
  * VIGIL_TEST_SURFACE_DRIVER (`pglite` or `postgres`) picks one.
  */
 export function surfaceDriver(): TestDriver {
-  const chosen = process.env.VIGIL_TEST_SURFACE_DRIVER;
-  if (chosen !== undefined && chosen !== 'pglite' && chosen !== 'postgres') {
-    throw new Error(`VIGIL_TEST_SURFACE_DRIVER is ${JSON.stringify(chosen)}: pglite, postgres, or unset`);
-  }
-  if (chosen === 'postgres' && !process.env.VIGIL_TEST_DATABASE_URL) {
-    throw new Error('VIGIL_TEST_SURFACE_DRIVER is postgres but VIGIL_TEST_DATABASE_URL is not set: the test command must start PostgreSQL');
-  }
+  const chosen = driverNamedBy('VIGIL_TEST_SURFACE_DRIVER', 'for the default');
+  if (chosen === 'postgres' && !process.env.VIGIL_TEST_DATABASE_URL) throw noPostgres('VIGIL_TEST_SURFACE_DRIVER is postgres but ');
   return chosen ?? (process.env.VIGIL_TEST_DATABASE_URL ? 'postgres' : 'pglite');
 }
 

@@ -1,13 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { surfaceDriver, surfaceDrivers, testDrivers } from './databases.js';
 
+/** The variables the test kit reads, each unset unless given. */
+const stub = (url: string | undefined, only: string | undefined, more: { ci?: string; surface?: string } = {}) => {
+  vi.stubEnv('VIGIL_TEST_DATABASE_URL', url);
+  vi.stubEnv('VIGIL_TEST_DRIVERS', only);
+  vi.stubEnv('CI', more.ci);
+  vi.stubEnv('VIGIL_TEST_SURFACE_DRIVER', more.surface);
+};
+afterEach(() => vi.unstubAllEnvs());
+
 describe('testDrivers', () => {
-  afterEach(() => vi.unstubAllEnvs());
-  const env = (url: string | undefined, only: string | undefined, ci: string | undefined = undefined) => {
-    vi.stubEnv('VIGIL_TEST_DATABASE_URL', url);
-    vi.stubEnv('VIGIL_TEST_DRIVERS', only);
-    vi.stubEnv('CI', ci);
-  };
+  const env = (url: string | undefined, only: string | undefined, ci: string | undefined = undefined) => stub(url, only, { ci });
 
   it('runs both drivers when PostgreSQL is up, PGlite alone when not (outside CI)', () => {
     env('postgres://localhost/x', undefined);
@@ -31,13 +35,7 @@ describe('testDrivers', () => {
 });
 
 describe('surfaceDrivers', () => {
-  afterEach(() => vi.unstubAllEnvs());
-  const env = (url: string | undefined, only: string | undefined, surface: string | undefined = undefined) => {
-    vi.stubEnv('VIGIL_TEST_DATABASE_URL', url);
-    vi.stubEnv('VIGIL_TEST_DRIVERS', only);
-    vi.stubEnv('VIGIL_TEST_SURFACE_DRIVER', surface);
-    vi.stubEnv('CI', undefined);
-  };
+  const env = (url: string | undefined, only: string | undefined, surface: string | undefined = undefined) => stub(url, only, { surface });
 
   it('runs a surface test once, on PostgreSQL when the run has it, on PGlite when not', () => {
     env('postgres://localhost/x', undefined);
