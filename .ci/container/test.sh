@@ -20,6 +20,9 @@ if [ ${#need[@]} -gt 0 ]; then
   [ "$(id -u)" != 0 ] && sudo=sudo
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
+# Podman's own temporary files (layers of a gigabyte and more) stay on disk, whatever TMPDIR `make test` gives the
+# other suites.
+export TMPDIR=/var/tmp
 source .ci/container/podman-env.sh
 bash .ci/container/base-images.sh
 
@@ -51,6 +54,8 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "container: FAIL: $*" >&2; exit 1; }
+# A step's start, with the seconds since the suite's: the log shows which step a slow run spent its time in.
+step() { echo "container: [$((SECONDS - started)) s] $*" >&2; }
 # wait_for URL WHAT: until the URL answers below 500 (three minutes at most).
 wait_for() {
   for _ in $(seq 1 360); do
@@ -68,14 +73,14 @@ healthy() {
   fail "the healthcheck of $1 does not pass"
 }
 
-echo "container: building the images" >&2
+step "building the images"
 compose build >/tmp/vigil-container-build.$$.log 2>&1 || { tail -40 /tmp/vigil-container-build.$$.log; fail "build"; }
 rm -f /tmp/vigil-container-build.$$.log
 # A name for the build stages' last layer (a cached no-op build), so pruning keeps them as the next build's cache.
 podman build --quiet --pull=never --target console-build -t localhost/vigil-build-cache:latest . >/dev/null ||
   fail "tagging the build cache"
 
-echo "container: first start" >&2
+step "first start"
 compose up -d >/dev/null 2>&1 || fail "compose up"
 wait_for "$api/readyz" "Vigil"
 wait_for "http://127.0.0.1:$VIGIL_CONSOLE_PORT/login" "the console"
@@ -100,7 +105,7 @@ psql_vigil() { podman exec "${project}_postgres_1" psql -U vigil -d vigil -tAc "
 count_events() { psql_vigil "SELECT count(*) FROM events WHERE id = '$event_id'"; }
 [ "$(count_events)" = 1 ] || fail "event $event_id is not in PostgreSQL"
 
-echo "container: stop, down and up again" >&2
+step "stop, down and up again"
 compose stop --timeout 30 >/dev/null 2>&1 || fail "compose stop"
 # 0: SIGTERM reached `vigil serve` (PID 1) and it drained; 137 would be the SIGKILL after the grace period.
 [ "$(podman inspect --format '{{.State.ExitCode}}' "$vigil")" = 0 ] || fail "Vigil did not drain on stop (exit $(podman inspect --format '{{.State.ExitCode}}' "$vigil"))"
