@@ -24,7 +24,7 @@ queue() {
   commands+=("$(printf '%q ' "$@")")
 }
 
-# Longest first (the last full run's seconds, 3 at a time, in brackets), so the short ones fill the gaps at the end.
+# Longest first (seconds of recent runs, 3 at a time on 2 cores, in brackets), so the short ones fill the gaps at the end.
 # The server's two database passes as two suites side by side: storage tests run in both, surface tests in the
 # PostgreSQL pass only, unit and single-driver tests in the PGlite pass; see testDrivers and surfaceDrivers in
 # server/test-kit.
@@ -35,20 +35,23 @@ queue() {
 critical=" server:pglite server:postgres "
 queue server:pglite env VIGIL_TEST_WORKERS=3 pnpm --dir server run test:pglite
 queue server:postgres pnpm --dir server run test:postgres
-# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [66; 816
-# when its images must be built].
-queue container bash .ci/container/test.sh
 package_suite() {
   [ -f "$1/package.json" ] || return 0
   if node -e "process.exit(require('./$1/package.json').scripts?.test ? 0 : 1)"; then queue "$1" pnpm --dir "$1" run test; fi
 }
-package_suite console # [237]
-package_suite clients/browser # [170]
-[ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh # [80 warm, 300 fresh]
-# Schemathesis against a live server, driven by /openapi.json (a fixed case budget; see the script) [169].
+# The console's end-to-end suite is the longest of the rest and was the run's tail when it started after the
+# container suite [240-290 under load].
+package_suite console
+# The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [15 alone
+# when the images are current, 116 under load; 35 when podman finds every layer cached; 816 when it must build].
+queue container bash .ci/container/test.sh
+package_suite clients/browser # [100]
+[ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh # [90-150 warm, 300 fresh]
+# Schemathesis against a live server, driven by /openapi.json (a fixed case budget; see the script) [40 alone,
+# 120-145 under load].
 queue fuzz bash .ci/fuzz.sh
-package_suite clients/node # [121]
-[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh # [116]
+package_suite clients/node # [50-70]
+[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh # [48]
 # Lint, formatting and types of every package [95].
 queue check bash .ci/check.sh --static
 package_suite server/test-kit # [23]
