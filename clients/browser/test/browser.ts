@@ -51,13 +51,31 @@ export function valueOf<T>(component: Component): T {
   return component.value as T;
 }
 
+export interface SlowPage extends Opened {
+  /**
+   * Lifts the throttling, then closes the context. Closed while throttled requests were still held (the navigation
+   * away, a keepalive request outliving its page), the context now and then never finished closing on a loaded
+   * machine; with the latency lifted first, those requests go out and the close has nothing to wait for.
+   */
+  close(): Promise<void>;
+}
+
 /** A fresh context on a page of the static site whose requests from now on take `latencyMs` longer (CDP throttling). */
-export async function openSlowPage(path: string, latencyMs: number): Promise<Opened> {
+export async function openSlowPage(path: string, latencyMs: number): Promise<SlowPage> {
   const context = await (await connectBrowser()).newContext();
   const page = await context.newPage();
   await page.goto(`${staticOrigin()}${path}`);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
-  return { context, page };
+  const throttle = (latency: number) => cdp.send("Network.emulateNetworkConditions", { offline: false, latency, downloadThroughput: -1, uploadThroughput: -1 });
+  await throttle(latencyMs);
+  return {
+    context,
+    page,
+    close: async () => {
+      // The session may already be gone with its page; the close below is what must finish.
+      await throttle(0).catch(() => undefined);
+      await context.close();
+    },
+  };
 }

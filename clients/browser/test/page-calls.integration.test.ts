@@ -26,7 +26,7 @@ describe("calls the page makes that the library cannot take as they are (real Ch
   });
 
   it("queues track and identify made before setup and before the script, and replays them when it loads", async () => {
-    const { context, page } = await openSlowPage("/blank.html", 1500);
+    const { page, close } = await openSlowPage("/blank.html", 1500);
     try {
       const result = await page.evaluate(
         ([snippet, src]) => {
@@ -48,12 +48,12 @@ describe("calls the page makes that the library cannot take as they are (real Ch
       const delivered = await until(() => server.ingested.find((e) => e.event === "signup"), "the queued event");
       expect(delivered).toMatchObject({ identity: "user-9", properties: { plan: "pro" } });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   it("reports an identity over 256 characters on the console and in the result, and delivers the event with it cut", async () => {
-    const { context, page } = await openSlowPage(`/page.html?vigil=${encodeURIComponent(server.base)}`, 1500);
+    const { page, close } = await openSlowPage(`/page.html?vigil=${encodeURIComponent(server.base)}`, 1500);
     try {
       const warnings: string[] = [];
       page.on("console", (message) => {
@@ -70,7 +70,7 @@ describe("calls the page makes that the library cannot take as they are (real Ch
       const delivered = await until(() => server.ingested.find((e) => e.event === "long-identity"), "the event");
       expect(delivered.identity).toBe("x".repeat(256));
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
