@@ -31,7 +31,7 @@ if [ "$("$VENV/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, versi
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}"/vigil-fuzz.XXXXXX)
+WORK=$(mktemp -d -t vigil-fuzz.XXXXXX)
 DB="vigil_fuzz_$$_$RANDOM"
 PSQL="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/psql"
 server=""

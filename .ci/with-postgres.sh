@@ -23,7 +23,7 @@ as_pg() {
 }
 
 # In TMPDIR: `make test` points it at memory (see test.sh); the benchmarks leave it on disk, whose flushes they measure.
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/vigil-pg.XXXXXX")
+DIR=$(mktemp -d -t vigil-pg.XXXXXX)
 chmod 755 "$DIR"
 [ "$(id -u)" = 0 ] && chown postgres "$DIR"
 PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')

@@ -16,8 +16,9 @@ describe("an event tracked right before the page navigates away (real Chromium, 
 
   // Retried once: in about one run in ten, on a loaded machine, a driver call of this test (opening the page, the
   // evaluation that navigates away, or closing the context behind a throttled navigation: the throttling is now
-  // lifted before the close) never answered, and the test ran into its 60 s timeout. Each step is bounded and named below, so a failure says which; the library's
-  // own part, the event reaching the server, is bounded by `until` and fails as itself.
+  // lifted before the close) never answered, and the test ran into its 60 s timeout. Each step is bounded and named
+  // below, so a failure says which; the library's own part, the event reaching the server, is bounded by `until`
+  // and fails as itself.
   it("the login form: setup(); track('login'); location.href = … still delivers the event", { retry: 1 }, async () => {
     const { page, close } = await within(openSlowPage(`/page.html?vigil=${encodeURIComponent(server.base)}`, 1500), "opening the page");
     try {
