@@ -79,6 +79,14 @@ export class BehaviorsStage implements InsightStage {
     this.compiled = loaded.map(live);
   }
 
+  /**
+   * Answers stop warning as soon as the backfill has committed, not after the reload that follows it: a caller
+   * who has seen the behavior READY (the status is read from the database) must not be warned on its next event.
+   */
+  private markReady(done: LoadedBehavior): void {
+    this.use(this.loaded.map((l) => (l.compiled.id === done.compiled.id ? { ...l, status: 'ready' } : l)));
+  }
+
   /** Counting reads and writes under per-group locks, so a batch with behaviors runs in a transaction. */
   transactional(): boolean {
     return this.loaded.length > 0;
@@ -126,7 +134,7 @@ export class BehaviorsStage implements InsightStage {
           await this.definitions.purgeDisabled();
           for (const b of this.loaded.filter((l) => l.status !== 'ready')) {
             if (this.closed) return;
-            await backfill(b, { db: this.database.db, log: this.log, stopped: () => this.closed });
+            if (await backfill(b, { db: this.database.db, log: this.log, stopped: () => this.closed })) this.markReady(b);
           }
           this.use(await this.definitions.loadEnabled());
         } while (this.again && !this.closed);
