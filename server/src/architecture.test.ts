@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The layers of server/src, lowest first. A module is a top-level folder, or a top-level file without `.ts`
- * (`cli.ts` belongs with `cli/`). Code may import its own module and modules of lower layers only; modules that
+ * (`vigil.ts` is the module `vigil`). Code may import its own module and modules of lower layers only; modules that
  * share a layer do not import each other. Tests (`*.test.ts`) may import anything.
  *
  * | Layer | Modules                                          | What lives there                                         |

@@ -33,7 +33,7 @@ const COMMAND_NODE_FLAGS = ['--liftoff-only'];
 const commandEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, VIGIL_LOG_LEVEL: 'warn', ...env });
 
 /**
- * Runs a command in this process, as the bin entry runs it in its own (cli.ts is `runCommand` given the process's
+ * Runs a command in this process, as the bin entry runs it in its own (cli/main.ts is `runCommand` given the process's
  * streams, plus its exit): the command's parsing, configuration, work, output and exit status are what users run,
  * without the second of CPU a fresh Node process costs per command. Tests of the process itself (the bin's exit, a
  * second process on a data directory, `serve`) use spawnCli.

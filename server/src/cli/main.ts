@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { processIo } from './cli/io.js';
-import { runCommand } from './cli/run.js';
+import { processIo } from './io.js';
+import { runCommand } from './run.js';
 
 // A failed command ends the process at once: what it left open (a pool, a timer) must not keep it alive.
 runCommand(process.argv.slice(2), processIo()).then((code) => {
