@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
+import { readAll } from '../db/compose.js';
 import { rows } from '../db/rows.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil } from '../test-support/harness.js';
@@ -9,6 +10,7 @@ import { backfill } from './backfill.js';
 import { writeConfig } from './test-config.js';
 import { behaviorConfigSchema } from './config.js';
 import { BehaviorDefinitions, type LoadedBehavior } from './definitions.js';
+import type { EvaluationItem } from '../pipeline/stage.js';
 import { BehaviorsStage } from './stage.js';
 
 const count1h = { name: 'tx_count', group_by: 'identity', operation: 'count', window_duration_seconds: 3600, filters: ['transfer'] } as const;
@@ -104,6 +106,41 @@ describe.each(testDrivers())('behavior backfill on %s', (driver) => {
       expect(stage.behaviors.map((b) => b.status)).toEqual(['ready']);
     } finally {
       release();
+      await stage.close();
+      await database.close();
+    }
+  });
+
+  it('stops warning once the database has the backfill done, before this process has heard of it', async () => {
+    const database = await openDatabase(loadConfig(db.env).env, { migrate: true, purpose: 'test' });
+    // Not started: no background work reloads what the stage loaded at init.
+    const stage = new BehaviorsStage(database, new BehaviorDefinitions(database.db));
+    const now = new Date(Date.now() + 1000);
+    const transfer = {
+      eventId: 'evt_test',
+      keyId: 'key_test',
+      handprintId: 'hp_test',
+      device: null,
+      ageDays: 0,
+      isNew: false,
+      event: { name: 'transfer', identity: 'hist', deviceId: null, ip: null, sessionId: null, properties: {}, occurredAt: now, receivedAt: now },
+    } as unknown as EvaluationItem;
+    // One batch as the ingest pipeline runs it: the stage's read, then its evaluation, in one transaction.
+    const warningsOfABatch = () =>
+      database.db.transaction(async (tx) => {
+        const read = stage.read();
+        const [facts] = read ? await readAll(tx, [read]) : [null];
+        const { outputs } = await stage.evaluate([transfer], { db: tx, inTransaction: true, facts: facts ?? null, earlier: [] });
+        return outputs[0]!.warnings?.map((w) => w.code) ?? [];
+      });
+    try {
+      await stage.init([behaviorConfigSchema.parse({ ...count1h, name: 'tx_count_elsewhere' })]);
+      expect(await warningsOfABatch()).toEqual(['behavior_backfilling']);
+      // As another process's backfill, or this one's whose commit has not been acknowledged yet, leaves it.
+      await database.db.execute(sql`UPDATE behavior_definitions SET status = 'ready' WHERE name = 'tx_count_elsewhere' AND enabled`);
+      expect(stage.behaviors.map((b) => b.status)).toEqual(['backfilling']);
+      expect(await warningsOfABatch()).toEqual([]);
+    } finally {
       await stage.close();
       await database.close();
     }

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '../db/handle.js';
+import { sql, type Sql } from '../db/statement.js';
 import type { Warning } from '../pipeline/insights.js';
 import type { EvaluationItem, InsightStage, StageContext, StageResult } from '../pipeline/stage.js';
 import { backfill } from './backfill.js';
@@ -79,10 +80,7 @@ export class BehaviorsStage implements InsightStage {
     this.compiled = loaded.map(live);
   }
 
-  /**
-   * Answers stop warning as soon as the backfill has committed, not after the reload that follows it: a caller
-   * who has seen the behavior READY (the status is read from the database) must not be warned on its next event.
-   */
+  /** Batches stop asking the database about a behavior (see read) as soon as its backfill is done here. */
   private markReady(done: LoadedBehavior): void {
     this.use(this.loaded.map((l) => (l.compiled.id === done.compiled.id ? { ...l, status: 'ready' } : l)));
   }
@@ -92,19 +90,35 @@ export class BehaviorsStage implements InsightStage {
     return this.loaded.length > 0;
   }
 
-  async evaluate(batch: readonly EvaluationItem[], { db, inTransaction }: StageContext): Promise<StageResult> {
+  /**
+   * While behaviors are backfilling, the batch's read asks the database which still are. A backfill may have
+   * committed before this process learned so (its acknowledgement still on the way, or another process did it):
+   * a caller who has seen the behavior READY must not be warned on its next event.
+   */
+  read(): Sql | null {
+    const pending = this.loaded.filter((b) => b.status !== 'ready').map((b) => b.compiled.id);
+    if (pending.length === 0) return null;
+    return sql`(SELECT coalesce(json_agg(json_build_array(id, backfill_done::float8)), '[]'::json) FROM behavior_definitions
+      WHERE id IN (SELECT json_array_elements_text(${JSON.stringify(pending)}::json)) AND status <> 'ready')`;
+  }
+
+  async evaluate(batch: readonly EvaluationItem[], { db, inTransaction, facts }: StageContext): Promise<StageResult> {
     const loaded = this.loaded;
     // Loaded after this batch began without a transaction: counting starts with the next batch, as it does for
     // any event this process answered before it loaded the behavior.
     if (loaded.length === 0 || !inTransaction) return { outputs: batch.map(() => ({})) };
     const values = await countEvents(db, this.compiled, batch.map(factsOf), true);
-    const pending = loaded.filter((b) => b.status !== 'ready');
+    // Without a read (none was pending when the batch began), what this process last loaded.
+    const stored = facts === null ? null : new Map(facts as [string, number][]);
+    const pending = loaded
+      .filter((b) => b.status !== 'ready' && (stored === null || stored.has(b.compiled.id)))
+      .map((b) => ({ name: b.compiled.name, done: stored?.get(b.compiled.id) ?? b.backfillDone }));
     const outputs = values.map((behaviors) => {
       const warnings: Warning[] = pending
-        .filter((b) => behaviors[b.compiled.name])
+        .filter((b) => behaviors[b.name])
         .map((b) => ({
           code: 'behavior_backfilling',
-          message: `behavior ${b.compiled.name} is still counting stored events (${b.backfillDone} so far); its value may be low`,
+          message: `behavior ${b.name} is still counting stored events (${b.done} so far); its value may be low`,
         }));
       return warnings.length > 0 ? { behaviors, warnings } : { behaviors };
     });
