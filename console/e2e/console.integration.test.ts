@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser';
 import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
-import { columnTexts, deviceCall, openPage, SHOTS, shot, signIn, signInByCookie } from './pages';
+import { columnTexts, deviceCall, openPage, openSignedIn, SHOTS, shot, signIn, signInByCookie } from './pages';
 import { BRANCHES, ROLES } from './seed';
 import { startStack, type Stack } from './stack';
 
@@ -58,7 +58,7 @@ describe('supervisor console against the real server', () => {
 
   it('shows the overview with device counts by status and the share of risky events', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin);
+    await openSignedIn(page, stack, stack.admin);
     const counts = page.getByTestId('device-counts');
     const registered = stack.seeded.devices.length;
     await containsText(counts, `Active${registered.toLocaleString('en-US')}`);
@@ -71,7 +71,7 @@ describe('supervisor console against the real server', () => {
 
   it('filters devices by role and by branch from the facets, keeps the filters in the URL, and Back restores them', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/devices');
+    await openSignedIn(page, stack, stack.admin, '/devices');
     const total = stack.seeded.devices.length + stack.seeded.unregistered.length;
     await containsText(page.getByTestId('pager-summary'), `of ${total.toLocaleString('en-US')} devices`);
 
@@ -117,7 +117,7 @@ describe('supervisor console against the real server', () => {
 
     // A shared link opens the same filtered page in a new session.
     const other = await newPage();
-    await signIn(other.page, stack.supervisor, `/devices?role=${role}&branch=${branch}`);
+    await openSignedIn(other.page, stack, stack.supervisor, `/devices?role=${role}&branch=${branch}`);
     await hasValue(other.page.getByLabel('Branch', { exact: true }), branch);
     await containsText(other.page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
     await other.context.close();
@@ -132,7 +132,7 @@ describe('supervisor console against the real server', () => {
   it('deactivates with a required reason, reactivates and transfers a device, with confirmation and feedback', async () => {
     const { context, page } = await newPage();
     const device = stack.seeded.devices[1]!;
-    await signIn(page, stack.supervisor, `/devices/${device.id}`);
+    await openSignedIn(page, stack, stack.supervisor, `/devices/${device.id}`);
     await hasText(page.getByTestId('registered-user'), device.userId);
     // Registered without a Keystore key: its events are not held to one.
     await containsText(page.getByTestId('device-key'), 'Not bound');
@@ -181,7 +181,7 @@ describe('supervisor console against the real server', () => {
   it('refuses a replayed action from another origin or without an Origin header (CSRF)', async () => {
     const { context, page } = await newPage();
     const device = stack.seeded.devices[5]!;
-    await signIn(page, stack.supervisor, `/devices/${device.id}`);
+    await openSignedIn(page, stack, stack.supervisor, `/devices/${device.id}`);
     const captured: { headers: Record<string, string>; body: string | null }[] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST' && request.headers()['next-action']) captured.push({ headers: request.headers(), body: request.postData() });
@@ -222,7 +222,7 @@ describe('supervisor console against the real server', () => {
 
   it('creates a write key whose secret is shown once with a copy button, and revokes it with confirmation', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/security');
+    await openSignedIn(page, stack, stack.admin, '/security');
     await page.getByLabel('Kind').selectOption('write');
     await page.getByLabel('Name').fill('e2e checkout backend');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -266,7 +266,7 @@ describe('supervisor console against the real server', () => {
 
   it('rotates a key from the Security page: the new secret shown once, the old key working through the overlap', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/security');
+    await openSignedIn(page, stack, stack.admin, '/security');
     await page.getByLabel('Kind').selectOption('write');
     await page.getByLabel('Name').fill('e2e rotated backend');
     await page.getByLabel('Expires in (days)').fill('30');
@@ -302,7 +302,7 @@ describe('supervisor console against the real server', () => {
 
   it('lets an admin create accounts and API tokens, and revoke tokens, on the Supervisors page', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/supervisors');
+    await openSignedIn(page, stack, stack.admin, '/supervisors');
     await page.getByLabel('Username').fill('e2e-new-viewer');
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -337,7 +337,7 @@ describe('supervisor console against the real server', () => {
 
   it('lets an admin lock out an account: end a session, disable, enable, reset the password, change the role, delete; all audited', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/supervisors');
+    await openSignedIn(page, stack, stack.admin, '/supervisors');
     await page.getByLabel('Username').fill('e2e-ops');
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -439,7 +439,7 @@ describe('supervisor console against the real server', () => {
   it('shows a viewer no action buttons and no admin pages, and the API refuses the viewer anyway', async () => {
     const { context, page } = await newPage();
     const device = stack.seeded.devices[2]!;
-    await signIn(page, stack.viewer, `/devices/${device.id}`);
+    await openSignedIn(page, stack, stack.viewer, `/devices/${device.id}`);
     await hasText(page.getByTestId('registered-user'), device.userId);
     await hasCount(page.getByTestId('device-actions'), 0);
     await hasCount(page.getByRole('button', { name: /Deactivate|Reactivate|Transfer/ }), 0);
@@ -462,7 +462,7 @@ describe('supervisor console against the real server', () => {
 
   it('charts events and mean risk over time and per tag, and filters events by tag', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/events');
+    await openSignedIn(page, stack, stack.admin, '/events');
     await hasCount(page.locator('figure[role="img"] .recharts-wrapper'), 3);
     await page.getByLabel('Tag', { exact: true }).selectOption('emulator');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -495,7 +495,7 @@ describe('supervisor console against the real server', () => {
 
   it('sends an expired session back to sign-in and returns to the page afterwards', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.supervisor, '/devices');
+    await openSignedIn(page, stack, stack.supervisor, '/devices');
     const token = (await sessionCookie(context))!.value;
     // The session ends on the server (as at expiry or revocation) while the browser still holds the cookie.
     expect((await fetch(`${stack.vigil.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -512,7 +512,7 @@ describe('supervisor console against the real server', () => {
 
   it('signs out: the session ends on the server and the console asks to sign in again', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin);
+    await openSignedIn(page, stack, stack.admin);
     const token = (await sessionCookie(context))!.value;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login\?signed_out=1$/);
@@ -553,7 +553,7 @@ describe('supervisor console against the real server', () => {
       expect(answer.status, `register ${id}: ${JSON.stringify(answer.json)}`).toBe(200);
     }
     const { context, page } = await newPage();
-    await signIn(page, stack.supervisor, '/devices?user=odd-ids-owner');
+    await openSignedIn(page, stack, stack.supervisor, '/devices?user=odd-ids-owner');
     expect(new Set(await columnTexts(page, 'Device'))).toEqual(new Set(odd));
     for (const id of odd) {
       await page.goto('/devices?user=odd-ids-owner');
@@ -576,7 +576,7 @@ describe('supervisor console against the real server', () => {
   it('says so when a change changes nothing: already deactivated (reason kept), transfer to the same user', async () => {
     const device = stack.seeded.devices[7]!;
     const { context, page } = await newPage(1440, 900, { timezoneId: 'UTC' });
-    await signIn(page, stack.supervisor, `/devices/${device.id}`);
+    await openSignedIn(page, stack, stack.supervisor, `/devices/${device.id}`);
     // A second tab opened before the change still offers Deactivate.
     const stale = await context.newPage();
     await stale.goto(`/devices/${device.id}`);
@@ -606,7 +606,7 @@ describe('supervisor console against the real server', () => {
 
   it('applies filters on submit only, so a keyboard user can step through options, and gives focus back', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/devices');
+    await openSignedIn(page, stack, stack.admin, '/devices');
     const role = page.getByLabel('Role');
     await role.focus();
     await page.keyboard.press('ArrowDown');
@@ -627,7 +627,7 @@ describe('supervisor console against the real server', () => {
 
   it('pages with a chosen page size and an address that does not grow; First page and Previous go back', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/devices');
+    await openSignedIn(page, stack, stack.admin, '/devices');
     await page.getByLabel('Per page').selectOption('25');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/size=25/);
@@ -651,7 +651,7 @@ describe('supervisor console against the real server', () => {
   it("shows times in the browser's time zone, on pages rendered by the server", async () => {
     const device = stack.seeded.devices[3]!;
     const { context, page } = await newPage(1440, 900, { timezoneId: 'Asia/Kolkata' });
-    await signIn(page, stack.admin, '/devices');
+    await openSignedIn(page, stack, stack.admin, '/devices');
     // Chromium's ICU may name the zone by its older alias.
     await hasText(page.locator('.page-head p'), /Times in Asia\/(Kolkata|Calcutta)\./);
     await page.goto(`/devices/${device.id}`);
@@ -698,7 +698,7 @@ describe('supervisor console against the real server', () => {
       (await deviceCall(stack, 'POST', 'long-branch-phone', 'register', { user_id: 'long-branch-user', metadata: { role: 'teller', branch } })).status,
     ).toBe(200);
     const { context, page } = await newPage(390, 844);
-    await signIn(page, stack.admin);
+    await openSignedIn(page, stack, stack.admin);
     for (const path of ['/', '/devices', `/devices/${stack.seeded.devices[0]!.id}`, '/events', '/reports', '/live', '/security', '/supervisors']) {
       await page.goto(path);
       await page.locator('main h1').waitFor();

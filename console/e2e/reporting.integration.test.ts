@@ -10,7 +10,7 @@ import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser';
 import { atUrl, containsText, eventually, hasCount, hasText, isVisible } from './eventually';
-import { columnTexts, openPage, SHOTS, shot, signIn, signInByCookie } from './pages';
+import { columnTexts, openPage, openSignedIn, SHOTS, shot, signInByCookie } from './pages';
 import { BRANCHES, ROLES } from './seed';
 import { graphqlAs, startStack, type Stack } from './stack';
 
@@ -64,7 +64,7 @@ async function riskyEvent(deviceId: string, identity: string): Promise<{ id: str
 describe('console reporting features against the merged server', () => {
   it('finds devices by id prefix and by user id prefix', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.supervisor, '/devices');
+    await openSignedIn(page, stack, stack.supervisor, '/devices');
     await page.getByLabel('Device id starts with').fill('dev-0001');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/id=dev-0001/);
@@ -81,7 +81,7 @@ describe('console reporting features against the merged server', () => {
 
   it('shows a risk column and sorts by risk and by last seen from the column headings', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.supervisor, '/devices');
+    await openSignedIn(page, stack, stack.supervisor, '/devices');
     await page.getByRole('link', { name: /^Risk/ }).click();
     await atUrl(page, /sort=risk_desc/);
     const scores = (await columnTexts(page, 'Risk')).map((t) => (t.trim() === '—' ? -1 : Number(t)));
@@ -104,7 +104,7 @@ describe('console reporting features against the merged server', () => {
     expect(targets.length).toBeGreaterThan(1);
     expect(targets.length).toBeLessThanOrEqual(200);
     const { context, page } = await newPage();
-    await signIn(page, stack.supervisor, `/devices?branch=${branch}&role=${role}&size=200`);
+    await openSignedIn(page, stack, stack.supervisor, `/devices?branch=${branch}&role=${role}&size=200`);
     await page.getByLabel('Select all devices on this page').check();
     await page.getByLabel('With the selected devices').selectOption('transfer');
     await page.getByLabel('New user id (to transfer)').fill('branch-closed-holder');
@@ -155,7 +155,7 @@ describe('console reporting features against the merged server', () => {
     const branch = BRANCHES[1];
     const expected = stack.seeded.devices.filter((d) => d.branch === branch).length;
     const { context, page } = await newPage();
-    await signIn(page, stack.viewer, `/devices?branch=${branch}`);
+    await openSignedIn(page, stack, stack.viewer, `/devices?branch=${branch}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^vigil-devices-\d{4}-\d\d-\d\d\.csv$/);
     await hasText(page.getByTestId('download-progress'), `Downloaded ${expected.toLocaleString('en-US')} rows.`);
@@ -170,7 +170,7 @@ describe('console reporting features against the merged server', () => {
 
   it('reports events by tag over time and devices by status, as tables (no JavaScript needed) and charts', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.admin, '/reports?range=24h&by=tag&bucket=hour&devices_by=status');
+    await openSignedIn(page, stack, stack.admin, '/reports?range=24h&by=tag&bucket=hour&devices_by=status');
     await isVisible(page.getByTestId('event-totals'));
     await containsText(page.getByTestId('event-totals'), 'emulator');
     await containsText(page.getByTestId('device-stats'), 'active');
@@ -188,7 +188,7 @@ describe('console reporting features against the merged server', () => {
 
   it('shows risky events as they arrive, holds them while paused, and shows the latest without JavaScript', async () => {
     const { context, page } = await newPage();
-    await signIn(page, stack.supervisor, '/live');
+    await openSignedIn(page, stack, stack.supervisor, '/live');
     await hasText(page.getByTestId('live-status'), 'Live');
     const first = await riskyEvent('live-phone-1', 'live-user');
     expect(first.score).toBeGreaterThanOrEqual(0.05);
