@@ -40,18 +40,20 @@ package_suite() {
   if node -e "process.exit(require('./$1/package.json').scripts?.test ? 0 : 1)"; then queue "$1" pnpm --dir "$1" run test; fi
 }
 # The console's end-to-end suite is the longest of the rest and was the run's tail when it started after the
-# container suite [240-290 under load].
+# container suite [290-345 under load].
 package_suite console
 # The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [15 alone
 # when the images are current, 116 under load; 35 when podman finds every layer cached; 816 when it must build].
 queue container bash .ci/container/test.sh
+# Python's tests mostly wait (Retry-After pauses, a server they start): 35-45 s of wall time on 11 s of CPU. Started
+# last, they were the run's tail with one core idle; started early, others use the CPU meanwhile.
+[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh # [40-85]
 package_suite clients/browser # [100]
 [ -x clients/android/test.sh ] && queue clients/android clients/android/test.sh # [90-150 warm, 300 fresh]
 # Schemathesis against a live server, driven by /openapi.json (a fixed case budget; see the script) [40 alone,
 # 120-145 under load].
 queue fuzz bash .ci/fuzz.sh
 package_suite clients/node # [50-70]
-[ -x clients/python/test.sh ] && queue clients/python clients/python/test.sh # [48]
 # Lint, formatting and types of every package [95].
 queue check bash .ci/check.sh --static
 package_suite server/test-kit # [23]
