@@ -9,7 +9,7 @@ import { startTestVigil } from '../test-support/harness.js';
 import { backfill } from './backfill.js';
 import { writeConfig } from './test-config.js';
 import { behaviorConfigSchema } from './config.js';
-import { BehaviorDefinitions, type LoadedBehavior } from './definitions.js';
+import { BehaviorDefinitions } from './definitions.js';
 import type { EvaluationItem } from '../pipeline/stage.js';
 import { BehaviorsStage } from './stage.js';
 
@@ -77,37 +77,6 @@ describe.each(testDrivers())('behavior backfill on %s', (driver) => {
       expect(ids.map((r) => r.id)).toEqual([stage.behaviors[0]!.compiled.id]);
     } finally {
       await server.close();
-    }
-  });
-
-  it('stops warning the moment its backfill commits, without waiting for the reload of definitions', async () => {
-    const database = await openDatabase(loadConfig(db.env).env, { migrate: true, purpose: 'test' });
-    // Holds every reload that finds the behavior ready, so only the backfill's own outcome can update the stage.
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    class HeldDefinitions extends BehaviorDefinitions {
-      override async loadEnabled(): Promise<LoadedBehavior[]> {
-        const loaded = await super.loadEnabled();
-        if (loaded.length > 0 && loaded.every((b) => b.status === 'ready')) await held;
-        return loaded;
-      }
-    }
-    const definitions = new HeldDefinitions(database.db);
-    const stage = new BehaviorsStage(database, definitions);
-    try {
-      await stage.init([behaviorConfigSchema.parse({ ...count1h, name: 'tx_count_held' })]);
-      expect(stage.behaviors.map((b) => b.status)).toEqual(['backfilling']);
-      stage.start({ info: () => {}, warn: () => {}, error: () => {} });
-      const stored = async () => (await new BehaviorDefinitions(database.db).list()).find((b) => b.name === 'tx_count_held')?.status;
-      for (let i = 0; i < 200 && (await stored()) !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
-      expect(await stored()).toBe('ready');
-      expect(stage.behaviors.map((b) => b.status)).toEqual(['ready']);
-    } finally {
-      release();
-      await stage.close();
-      await database.close();
     }
   });
 

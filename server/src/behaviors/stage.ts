@@ -80,11 +80,6 @@ export class BehaviorsStage implements InsightStage {
     this.compiled = loaded.map(live);
   }
 
-  /** Batches stop asking the database about a behavior (see read) as soon as its backfill is done here. */
-  private markReady(done: LoadedBehavior): void {
-    this.use(this.loaded.map((l) => (l.compiled.id === done.compiled.id ? { ...l, status: 'ready' } : l)));
-  }
-
   /** Counting reads and writes under per-group locks, so a batch with behaviors runs in a transaction. */
   transactional(): boolean {
     return this.loaded.length > 0;
@@ -148,7 +143,7 @@ export class BehaviorsStage implements InsightStage {
           await this.definitions.purgeDisabled();
           for (const b of this.loaded.filter((l) => l.status !== 'ready')) {
             if (this.closed) return;
-            if (await backfill(b, { db: this.database.db, log: this.log, stopped: () => this.closed })) this.markReady(b);
+            await backfill(b, { db: this.database.db, log: this.log, stopped: () => this.closed });
           }
           this.use(await this.definitions.loadEnabled());
         } while (this.again && !this.closed);
