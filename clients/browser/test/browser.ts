@@ -3,6 +3,8 @@ import { inject } from "vitest";
 import type { Component } from "../src/sources/types.js";
 
 let browser: Browser | null = null;
+/** The harness page that plain reads share (see readSource), opened on first use; gone with the connection. */
+let shared: Promise<Page> | null = null;
 
 export async function connectBrowser(): Promise<Browser> {
   browser ??= await chromium.connect(inject("wsEndpoint"));
@@ -10,6 +12,7 @@ export async function connectBrowser(): Promise<Browser> {
 }
 
 export async function closeBrowser(): Promise<void> {
+  shared = null;
   await browser?.close();
   browser = null;
 }
@@ -36,8 +39,30 @@ export async function runSource(page: Page, name: string): Promise<Component> {
   return page.evaluate((n) => (window as unknown as { VigilHarness: { runSource(n: string): Promise<Component> } }).VigilHarness.runSource(n), name);
 }
 
-/** Opens a harness page, runs the source, closes the context. */
+/**
+ * Runs the source in a harness document of its own: a fresh load of the harness, with `initScript` (if any) run
+ * before it. A read that asks for no context options (screen, locale, time zone, …) loads that document in a page
+ * every such read of the file shares: a new context costs a new renderer process, 0.3-0.6 s of CPU each, most of
+ * what a read costs (a reload in the same page costs a tenth of it). A fresh document is what a source sees of a
+ * page; storage the context keeps between reads is not read by any source. `readSourceInFreshContext` is for the
+ * reads that are about contexts (the same reading in two of them).
+ */
 export async function readSource(name: string, options: BrowserContextOptions & { initScript?: string } = {}): Promise<Component> {
+  const { initScript, ...contextOptions } = options;
+  if (Object.keys(contextOptions).length > 0) return readSourceInFreshContext(name, options);
+  shared ??= connectBrowser().then(async (b) => (await b.newContext()).newPage());
+  const page = await shared;
+  const script = initScript ? await page.addInitScript(initScript) : undefined;
+  try {
+    await page.goto(`${staticOrigin()}/`);
+    return await runSource(page, name);
+  } finally {
+    await script?.dispose();
+  }
+}
+
+/** Opens a harness page in a context of its own, runs the source, closes the context. */
+export async function readSourceInFreshContext(name: string, options: BrowserContextOptions & { initScript?: string } = {}): Promise<Component> {
   const { context, page } = await openHarness(options);
   try {
     return await runSource(page, name);

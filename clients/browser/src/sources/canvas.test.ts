@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { closeBrowser, readSource, valueOf } from "../../test/browser.js";
+import { closeBrowser, readSource, readSourceInFreshContext, valueOf } from "../../test/browser.js";
 import type { CanvasReading } from "./canvas.js";
 
 describe("canvas source in Chromium", () => {
   afterAll(closeBrowser);
 
   it("hashes text and geometry drawings, identically across fresh contexts", async () => {
-    const first = valueOf<CanvasReading>(await readSource("canvas"));
-    const second = valueOf<CanvasReading>(await readSource("canvas"));
+    const first = valueOf<CanvasReading>(await readSourceInFreshContext("canvas"));
+    const second = valueOf<CanvasReading>(await readSourceInFreshContext("canvas"));
     expect(first.text).toMatch(/^[0-9a-f]{16}$/);
     expect(first.geometry).toMatch(/^[0-9a-f]{16}$/);
     expect(first.text).not.toBe(first.geometry);
