@@ -68,12 +68,22 @@ async function keptPgliteDirectory(name: string, make: (db: import('@electric-sq
   return pgdata;
 }
 
-/** The migrated PGlite data directory, made if missing; its name changes with the migrations. */
+/**
+ * The migrated PGlite data directory, made if missing; its name changes with the migrations.
+ *
+ * Without initdb's template0 and template1: a run copies this directory ~200 times, and those two databases, which
+ * PGlite never connects to nor creates a database from, were 600 of its 1,200 files and 14 of its 40 MB (a copy
+ * and its removal took 160 ms of CPU on disk, now 70).
+ */
 export function pgliteTemplate(): Promise<string> {
-  return keptPgliteDirectory(`vigil-template-pglite-${migrationsHash()}`, async (db) => {
+  return keptPgliteDirectory(`vigil-template-pglite-slim-${migrationsHash()}`, async (db) => {
     const { drizzle } = await import('drizzle-orm/pglite');
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(drizzle(db), { migrationsFolder });
+    await db.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
+    await db.exec('DROP DATABASE template0');
+    await db.exec('DROP DATABASE template1');
+    await db.exec('CHECKPOINT');
   });
 }
 
