@@ -79,7 +79,8 @@ healthy() {
 # cost ~30 CPU-s, and minutes on a loaded machine. The record is outside the clone, so a fresh clone benefits too.
 inputs_hash() {
   { git ls-files -z -co --exclude-standard -- . ':!:.ci' ':!:clients/android' ':!:clients/python' ':!:console/e2e' \
-      ':!:*.md' ':!:*.test.ts' ':!:*.test.tsx' | sort -z | xargs -0 sha256sum 2>&1
+      ':!:server/src/test-support' ':!:server/test-kit/src' ':!:server/test-fixtures' ':!:clients/browser/test' \
+      ':!:clients/browser/src/testing' ':!:*.md' ':!:*.test.ts' ':!:*.test.tsx' | sort -z | xargs -0 sha256sum 2>&1
     podman image inspect --format '{{.Id}}' node:20-bookworm-slim
   } | sha256sum | cut -c1-16
 }
