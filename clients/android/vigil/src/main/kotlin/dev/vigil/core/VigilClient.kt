@@ -72,6 +72,8 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
     private val registrationFetch = Mutex()
     /** A drain is launched and has not started yet: more requests ride on it (2,000 tracks, not 2,000 drains). */
     private val drainPending = AtomicBoolean(false)
+    /** Orders the background job's scheduling and its cancelling against each other (see scheduleDelivery). */
+    private val schedulingLock = Any()
     /** The opt-out switch, read from the store once (off the caller's thread) and then kept here. */
     @Volatile
     private var enabledFlag: Boolean? = null
@@ -121,7 +123,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
             if (!options.network.isOnline) {
                 syncer.release(event.id)
-                options.scheduler.schedule()
+                scheduleJob()
             } else {
                 val outcome = syncer.sendLive(event)
                 requestSync() // the backlog, in the background: never in this call's time
@@ -129,7 +131,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
                     is Syncer.Outcome.Accepted ->
                         return@work VigilResult.Success(Parsing.response(outcome.insights, deviceId, event.id, localTags))
                     is Syncer.Outcome.Rejected -> return@work VigilResult.Failure(outcome.error)
-                    null -> options.scheduler.schedule()
+                    null -> scheduleJob()
                 }
             }
             VigilResult.Success(
@@ -271,7 +273,7 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
         scheduleRetryIfNeeded(report)
         if (report.isComplete) refreshRegistrationQuietly()
         // Never cancels here: the background job itself runs this, and cancelling would stop it mid-run.
-        if (report.remaining > 0) guard(Unit) { options.scheduler.schedule() }
+        if (report.remaining > 0) guard(Unit) { scheduleJob() }
         VigilResult.Success(report)
     }
 
@@ -325,8 +327,18 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
 
     /** Left over: wake the app for it even if this process dies. Nothing left: no job. */
     private fun scheduleDelivery(report: SyncReport) = guard(Unit) {
-        if (report.remaining > 0) options.scheduler.schedule() else options.scheduler.cancel()
+        if (report.remaining > 0) {
+            scheduleJob()
+            return@guard
+        }
+        // The report counts the queue as the drain left it: an event queued offline since has scheduled its own
+        // job, and cancelling on the report's word would leave that event waiting for the next start of the app.
+        // The queue is read again under the lock every scheduling takes, so such an event either is seen here or
+        // schedules its job after this cancel.
+        synchronized(schedulingLock) { if (queue.size() == 0) options.scheduler.cancel() }
     }
+
+    private fun scheduleJob() = synchronized(schedulingLock) { options.scheduler.schedule() }
 
     private fun scheduleRetryIfNeeded(report: SyncReport) {
         val wait = report.retryAfterMillis ?: return

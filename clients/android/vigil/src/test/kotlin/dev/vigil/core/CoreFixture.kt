@@ -5,9 +5,11 @@ import dev.vigil.core.platform.Clock
 import dev.vigil.core.platform.Logger
 import dev.vigil.core.platform.MemoryKeyValueStore
 import dev.vigil.core.platform.NetworkStatus
+import dev.vigil.core.queue.EventQueue
 import dev.vigil.core.queue.MemoryEventQueue
 import dev.vigil.core.registration.RegistrationWatch
 import dev.vigil.core.signals.DeviceSignalsSource
+import dev.vigil.core.sync.DeliveryScheduler
 import kotlinx.coroutines.Dispatchers
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.random.Random
@@ -16,12 +18,13 @@ import kotlin.random.Random
 internal class CoreFixture(
     http: HttpClient,
     val network: TestNetwork = TestNetwork(),
-    val queue: MemoryEventQueue = MemoryEventQueue(),
+    val queue: EventQueue = MemoryEventQueue(),
     signals: DeviceSignalsSource = DeviceSignalsSource.NONE,
     maxBatchSize: Int = 100,
     logger: Logger = Logger.NONE,
     val registrationWatch: RegistrationWatch = RegistrationWatch(),
     registrationRefreshMillis: Long = 0,
+    scheduler: DeliveryScheduler = DeliveryScheduler.NONE,
 ) {
     var now = 1_795_000_000_000L
     private val counter = AtomicInteger()
@@ -45,6 +48,7 @@ internal class CoreFixture(
             logger = logger,
             registrationWatch = registrationWatch,
             registrationRefreshMillis = registrationRefreshMillis,
+            scheduler = scheduler,
         )
     )
 

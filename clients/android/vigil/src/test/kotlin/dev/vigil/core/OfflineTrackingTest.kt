@@ -1,10 +1,13 @@
 package dev.vigil.core
 
 import dev.vigil.core.json.Json
+import dev.vigil.core.model.PendingEvent
+import dev.vigil.core.queue.EventQueue
 import dev.vigil.core.queue.MemoryEventQueue
 import dev.vigil.core.result.VigilError
 import dev.vigil.core.result.VigilResult
 import dev.vigil.core.signals.DeviceSignalsSource
+import dev.vigil.core.sync.DeliveryScheduler
 import dev.vigil.testing.ScriptedHttpClient
 import dev.vigil.testing.ScriptedHttpClient.Companion.batchOk
 import kotlinx.coroutines.runBlocking
@@ -125,5 +128,36 @@ class OfflineTrackingTest {
         val error = (result as VigilResult.Failure).error
         assertEquals(VigilError.Kind.OFFLINE, error.kind)
         assertFalse(f.client.registration.isRegistered)
+    }
+
+    @Test
+    fun `an event queued offline while a drain finds the queue empty keeps its delivery job`() {
+        val jobs = ArrayList<String>()
+        val scheduler = object : DeliveryScheduler {
+            override fun schedule() { jobs += "schedule" }
+            override fun cancel() { jobs += "cancel" }
+        }
+        val inner = MemoryEventQueue()
+        lateinit var f: CoreFixture
+        var raced = false
+        // The drain reads an empty queue; the device goes offline and an event is tracked before the drain ends.
+        val queue = object : EventQueue by inner {
+            override fun peek(limit: Int): List<PendingEvent> {
+                val seen = inner.peek(limit)
+                if (!raced) {
+                    raced = true
+                    f.network.online = false
+                    runBlocking { f.client.track("transfer") }
+                }
+                return seen
+            }
+        }
+        f = CoreFixture(ScriptedHttpClient(), queue = queue, scheduler = scheduler).also { fixtures += it }
+
+        f.client.requestSync()
+
+        assertTrue("the drain ran", raced)
+        assertEquals(1, inner.size())
+        assertEquals("the offline event's job is not cancelled by the drain that missed it", "schedule", jobs.last())
     }
 }
