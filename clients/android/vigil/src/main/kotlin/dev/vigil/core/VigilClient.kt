@@ -325,17 +325,16 @@ internal class VigilClient(private val options: VigilOptions) : AutoCloseable {
         }
     }
 
-    /** Left over: wake the app for it even if this process dies. Nothing left: no job. */
+    /**
+     * Left over: wake the app for it even if this process dies. Nothing left: no job. The report counts the queue as
+     * the drain left it, so an empty report is checked against the queue under the lock every scheduling takes: an
+     * event queued offline since either is seen here or schedules its job after this cancel, instead of waiting for
+     * the next start of the app.
+     */
     private fun scheduleDelivery(report: SyncReport) = guard(Unit) {
-        if (report.remaining > 0) {
-            scheduleJob()
-            return@guard
+        synchronized(schedulingLock) {
+            if (report.remaining > 0 || queue.size() > 0) options.scheduler.schedule() else options.scheduler.cancel()
         }
-        // The report counts the queue as the drain left it: an event queued offline since has scheduled its own
-        // job, and cancelling on the report's word would leave that event waiting for the next start of the app.
-        // The queue is read again under the lock every scheduling takes, so such an event either is seen here or
-        // schedules its job after this cancel.
-        synchronized(schedulingLock) { if (queue.size() == 0) options.scheduler.cancel() }
     }
 
     private fun scheduleJob() = synchronized(schedulingLock) { options.scheduler.schedule() }
