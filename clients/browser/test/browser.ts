@@ -19,13 +19,16 @@ export async function closeBrowser(): Promise<void> {
 
 export const staticOrigin = () => inject("staticOrigin");
 
+/** A context's options, and a script to run in every document before the harness. */
+export type HarnessOptions = BrowserContextOptions & { initScript?: string };
+
 export interface Opened {
   context: BrowserContext;
   page: Page;
 }
 
 /** A fresh context (its own storage, like an incognito window) with the harness page loaded. */
-export async function openHarness(options: BrowserContextOptions & { initScript?: string } = {}): Promise<Opened> {
+export async function openHarness(options: HarnessOptions = {}): Promise<Opened> {
   const { initScript, ...contextOptions } = options;
   const context = await (await connectBrowser()).newContext(contextOptions);
   if (initScript) await context.addInitScript(initScript);
@@ -47,7 +50,7 @@ export async function runSource(page: Page, name: string): Promise<Component> {
  * page; storage the context keeps between reads is not read by any source. `readSourceInFreshContext` is for the
  * reads that are about contexts (the same reading in two of them).
  */
-export async function readSource(name: string, options: BrowserContextOptions & { initScript?: string } = {}): Promise<Component> {
+export async function readSource(name: string, options: HarnessOptions = {}): Promise<Component> {
   const { initScript, ...contextOptions } = options;
   if (Object.keys(contextOptions).length > 0) return readSourceInFreshContext(name, options);
   shared ??= connectBrowser().then(async (b) => (await b.newContext()).newPage());
@@ -62,7 +65,7 @@ export async function readSource(name: string, options: BrowserContextOptions & 
 }
 
 /** Opens a harness page in a context of its own, runs the source, closes the context. */
-export async function readSourceInFreshContext(name: string, options: BrowserContextOptions & { initScript?: string } = {}): Promise<Component> {
+export async function readSourceInFreshContext(name: string, options: HarnessOptions = {}): Promise<Component> {
   const { context, page } = await openHarness(options);
   try {
     return await runSource(page, name);

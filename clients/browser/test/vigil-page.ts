@@ -1,7 +1,7 @@
-import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { Signals, TrackResult } from "../src/index.js";
 import { vigilOn } from "@vigil/test-kit";
-import { connectBrowser, staticOrigin } from "./browser.js";
+import { connectBrowser, type HarnessOptions, staticOrigin } from "./browser.js";
 
 export interface VigilPage {
   context: BrowserContext;
@@ -12,7 +12,7 @@ export interface VigilPage {
 }
 
 /** A context (fresh storage unless one is passed) on a customer page that loads the script with one tag. */
-export async function openShop(vigilBase: string, options: BrowserContextOptions & { initScript?: string; context?: BrowserContext } = {}): Promise<VigilPage> {
+export async function openShop(vigilBase: string, options: HarnessOptions & { context?: BrowserContext } = {}): Promise<VigilPage> {
   const { initScript, context: existing, ...contextOptions } = options;
   const context = existing ?? (await (await connectBrowser()).newContext(contextOptions));
   if (initScript) await context.addInitScript(initScript);
@@ -25,7 +25,7 @@ export async function openShop(vigilBase: string, options: BrowserContextOptions
 }
 
 /** Handprint of one visit in a fresh context with these emulation options. */
-export async function handprintOf(vigilBase: string, options: BrowserContextOptions & { initScript?: string } = {}): Promise<Signals> {
+export async function handprintOf(vigilBase: string, options: HarnessOptions = {}): Promise<Signals> {
   const shop = await openShop(vigilBase, options);
   try {
     return await shop.get();
