@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
-import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { launchChromium } from './browser';
 import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
-import { columnTexts, deviceCall, openPage, openSignedIn, SHOTS, shot, signIn, signInByCookie } from './pages';
+import { columnTexts, deviceCall, openPage, openSignedIn, SHOTS, sharedSessions, shot, signIn } from './pages';
 import { BRANCHES, ROLES } from './seed';
 import { startStack, type Stack } from './stack';
 
@@ -11,6 +11,8 @@ const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
 
 let stack: Stack;
 let browser: Browser;
+/** A signed-in page per account, shared by the tests whose subject is a page rather than the session. */
+let signedIn: ReturnType<typeof sharedSessions>;
 /** Every address the browser asked for outside the console: must stay empty (no CDN, font or direct API call). */
 const foreign: string[] = [];
 
@@ -18,6 +20,7 @@ beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   const started = Date.now();
   [stack, browser] = await Promise.all([startStack(DEVICES), launchChromium()]);
+  signedIn = sharedSessions(browser, stack, foreign);
   console.log(`stack up on ${stack.database} in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
 }, 180_000);
 
@@ -57,8 +60,7 @@ describe('supervisor console against the real server', () => {
   });
 
   it('shows the overview with device counts by status and the share of risky events', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin);
+    const { page } = await signedIn(stack.admin);
     const counts = page.getByTestId('device-counts');
     const registered = stack.seeded.devices.length;
     await containsText(counts, `Active${registered.toLocaleString('en-US')}`);
@@ -66,12 +68,10 @@ describe('supervisor console against the real server', () => {
     await containsText(page.getByTestId('risk-share'), `of ${stack.seeded.events.toLocaleString('en-US')} scored`);
     await isVisible(page.locator('.recharts-surface').first());
     await shot(page, '02-overview');
-    await context.close();
   });
 
   it('filters devices by role and by branch from the facets, keeps the filters in the URL, and Back restores them', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/devices');
+    const { page } = await signedIn(stack.admin, '/devices');
     const total = stack.seeded.devices.length + stack.seeded.unregistered.length;
     await containsText(page.getByTestId('pager-summary'), `of ${total.toLocaleString('en-US')} devices`);
 
@@ -116,23 +116,19 @@ describe('supervisor console against the real server', () => {
     await containsText(page.getByTestId('pager-summary'), `of ${withRole.length.toLocaleString('en-US')} devices`);
 
     // A shared link opens the same filtered page in a new session.
-    const other = await newPage();
-    await openSignedIn(other.page, stack, stack.supervisor, `/devices?role=${role}&branch=${branch}`);
+    const other = await signedIn(stack.supervisor, `/devices?role=${role}&branch=${branch}`);
     await hasValue(other.page.getByLabel('Branch', { exact: true }), branch);
     await containsText(other.page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
-    await other.context.close();
 
     // Sorted by last seen: the first rows were seen most recently.
     await page.goto('/devices');
     const seen = await columnTexts(page, 'Last seen');
     expect(seen[0]).toMatch(/ago|just now/);
-    await context.close();
   });
 
   it('deactivates with a required reason, reactivates and transfers a device, with confirmation and feedback', async () => {
-    const { context, page } = await newPage();
     const device = stack.seeded.devices[1]!;
-    await openSignedIn(page, stack, stack.supervisor, `/devices/${device.id}`);
+    const { page } = await signedIn(stack.supervisor, `/devices/${device.id}`);
     await hasText(page.getByTestId('registered-user'), device.userId);
     // Registered without a Keystore key: its events are not held to one.
     await containsText(page.getByTestId('device-key'), 'Not bound');
@@ -175,16 +171,19 @@ describe('supervisor console against the real server', () => {
     await containsText(page.getByTestId('audit-table'), `${device.userId} → user-transferred-42`);
     expect(await registration(device.id)).toMatchObject({ status: 'active', user_id: 'user-transferred-42' });
     await shot(page, '05-device-page');
-    await context.close();
   });
 
   it('refuses a replayed action from another origin or without an Origin header (CSRF)', async () => {
-    const { context, page } = await newPage();
     const device = stack.seeded.devices[5]!;
-    await openSignedIn(page, stack, stack.supervisor, `/devices/${device.id}`);
+    const { context, page } = await signedIn(stack.supervisor, `/devices/${device.id}`);
     const captured: { headers: Record<string, string>; body: string | null }[] = [];
-    page.on('request', (request) => {
+    const capture = (request: Request) => {
       if (request.method() === 'POST' && request.headers()['next-action']) captured.push({ headers: request.headers(), body: request.postData() });
+    };
+    // The page is shared with later tests (signedIn): the listener goes with this test.
+    page.on('request', capture);
+    onTestFinished(() => {
+      page.off('request', capture);
     });
     await page.getByRole('button', { name: 'Deactivate', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Deactivate this device?' });
@@ -217,12 +216,10 @@ describe('supervisor console against the real server', () => {
     // The same request from the console's own origin goes through: the refusals above were for the origin alone.
     expect((await replay(stack.console.url)).status).toBe(200);
     expect(await registration(device.id)).toMatchObject({ status: 'deactivated', deactivation_reason: 'Legitimate deactivation' });
-    await context.close();
   });
 
   it('creates a write key whose secret is shown once with a copy button, and revokes it with confirmation', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/security');
+    const { page } = await signedIn(stack.admin, '/security');
     await page.getByLabel('Kind').selectOption('write');
     await page.getByLabel('Name').fill('e2e checkout backend');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -261,12 +258,10 @@ describe('supervisor console against the real server', () => {
     await containsText(row, 'revoked');
     await hasCount(row.getByRole('button', { name: 'Revoke' }), 0);
     expect((await send()).status).toBe(401);
-    await context.close();
   });
 
   it('rotates a key from the Security page: the new secret shown once, the old key working through the overlap', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/security');
+    const { page } = await signedIn(stack.admin, '/security');
     await page.getByLabel('Kind').selectOption('write');
     await page.getByLabel('Name').fill('e2e rotated backend');
     await page.getByLabel('Expires in (days)').fill('30');
@@ -297,12 +292,10 @@ describe('supervisor console against the real server', () => {
       });
     expect((await send(oldKey)).status).toBe(200);
     expect((await send(newKey)).status).toBe(200);
-    await context.close();
   });
 
   it('lets an admin create accounts and API tokens, and revoke tokens, on the Supervisors page', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/supervisors');
+    const { page } = await signedIn(stack.admin, '/supervisors');
     await page.getByLabel('Username').fill('e2e-new-viewer');
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -327,7 +320,6 @@ describe('supervisor console against the real server', () => {
     await containsText(page.getByTestId('feedback'), 'Token “nightly export” revoked.');
     await containsText(row, 'revoked');
     expect((await me()).status).toBe(401);
-    await context.close();
 
     // The new account signs in.
     const fresh = await newPage();
@@ -336,8 +328,7 @@ describe('supervisor console against the real server', () => {
   });
 
   it('lets an admin lock out an account: end a session, disable, enable, reset the password, change the role, delete; all audited', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/supervisors');
+    const { page } = await signedIn(stack.admin, '/supervisors');
     await page.getByLabel('Username').fill('e2e-ops');
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -433,13 +424,11 @@ describe('supervisor console against the real server', () => {
     await containsText(audit.first(), stack.admin.username);
     await shot(page, '08-supervisors-audit');
     await other.context.close();
-    await context.close();
   });
 
   it('shows a viewer no action buttons and no admin pages, and the API refuses the viewer anyway', async () => {
-    const { context, page } = await newPage();
     const device = stack.seeded.devices[2]!;
-    await openSignedIn(page, stack, stack.viewer, `/devices/${device.id}`);
+    const { context, page } = await signedIn(stack.viewer, `/devices/${device.id}`);
     await hasText(page.getByTestId('registered-user'), device.userId);
     await hasCount(page.getByTestId('device-actions'), 0);
     await hasCount(page.getByRole('button', { name: /Deactivate|Reactivate|Transfer/ }), 0);
@@ -457,12 +446,10 @@ describe('supervisor console against the real server', () => {
     const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
     expect(body.errors?.[0]?.extensions?.code).toBe('forbidden');
     expect((await registration(device.id)).status).toBe('active');
-    await context.close();
   });
 
   it('charts events and mean risk over time and per tag, and filters events by tag', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/events');
+    const { page } = await signedIn(stack.admin, '/events');
     await hasCount(page.locator('figure[role="img"] .recharts-wrapper'), 3);
     await page.getByLabel('Tag', { exact: true }).selectOption('emulator');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -490,7 +477,6 @@ describe('supervisor console against the real server', () => {
     await page.getByLabel('Branch').selectOption(stack.seeded.devices.find((d) => d.branch !== device.branch)!.branch);
     await page.getByRole('button', { name: 'Apply' }).click();
     await containsText(page.locator('.empty'), 'No event matches these filters');
-    await context.close();
   });
 
   it('sends an expired session back to sign-in and returns to the page afterwards', async () => {
@@ -552,8 +538,7 @@ describe('supervisor console against the real server', () => {
       const answer = await deviceCall(stack, 'POST', id, 'register', { user_id: 'odd-ids-owner', metadata: { role: 'teller', branch: 'north' } });
       expect(answer.status, `register ${id}: ${JSON.stringify(answer.json)}`).toBe(200);
     }
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.supervisor, '/devices?user=odd-ids-owner');
+    const { page } = await signedIn(stack.supervisor, '/devices?user=odd-ids-owner');
     expect(new Set(await columnTexts(page, 'Device'))).toEqual(new Set(odd));
     for (const id of odd) {
       await page.goto('/devices?user=odd-ids-owner');
@@ -570,7 +555,6 @@ describe('supervisor console against the real server', () => {
     // A shared address of such a device opens it too.
     await page.goto(`/devices/${encodeURIComponent('100%-off')}`);
     await hasText(page.locator('h1 .mono'), '100%-off');
-    await context.close();
   });
 
   it('says so when a change changes nothing: already deactivated (reason kept), transfer to the same user', async () => {
@@ -605,8 +589,7 @@ describe('supervisor console against the real server', () => {
   });
 
   it('applies filters on submit only, so a keyboard user can step through options, and gives focus back', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/devices');
+    const { page } = await signedIn(stack.admin, '/devices');
     const role = page.getByLabel('Role');
     await role.focus();
     await page.keyboard.press('ArrowDown');
@@ -622,12 +605,10 @@ describe('supervisor console against the real server', () => {
     await containsText(page.getByTestId('pager-summary'), 'devices');
     await hasValue(page.getByLabel('Role'), chosen);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-apply');
-    await context.close();
   });
 
   it('pages with a chosen page size and an address that does not grow; First page and Previous go back', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/devices');
+    const { page } = await signedIn(stack.admin, '/devices');
     await page.getByLabel('Per page').selectOption('25');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/size=25/);
@@ -645,7 +626,6 @@ describe('supervisor console against the real server', () => {
     await page.getByRole('link', { name: '⇤ First page' }).click();
     await containsText(page.getByTestId('pager-summary'), '1–25 of');
     await hasValue(page.getByLabel('Per page'), '25');
-    await context.close();
   });
 
   it("shows times in the browser's time zone, on pages rendered by the server", async () => {
@@ -664,8 +644,7 @@ describe('supervisor console against the real server', () => {
   });
 
   it('renders every page readable with JavaScript off, and its GET forms still filter', async () => {
-    const { context, page } = await newPage(1440, 900, { javaScriptEnabled: false });
-    await signInByCookie(context, stack, stack.admin);
+    const { page } = await signedIn(stack.admin, '/', { javaScriptEnabled: false });
     const device = stack.seeded.devices[5]!;
     const pages: [string, string][] = [
       ['/', 'Overview'],
@@ -689,7 +668,6 @@ describe('supervisor console against the real server', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(new RegExp(`role=${ROLES[1]}`));
     expect(new Set(await columnTexts(page, 'Role'))).toEqual(new Set([ROLES[1]]));
-    await context.close();
   });
 
   it('fits 390 px on every page without horizontal overflow, and shows a long branch name in full', async () => {

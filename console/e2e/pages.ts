@@ -11,12 +11,7 @@ export const SHOTS = join(CONSOLE_DIR, 'test-results');
  * A fresh browser context on the console. Every address it asks for outside the console is pushed to `foreign`
  * (a test checks it stays empty: no CDN, font or direct API call).
  */
-export async function openPage(
-  browser: Browser,
-  stack: Stack,
-  foreign: string[],
-  options: BrowserContextOptions = {},
-): Promise<{ context: BrowserContext; page: Page }> {
+export async function openPage(browser: Browser, stack: Stack, foreign: string[], options: BrowserContextOptions = {}): Promise<OpenPage> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options, baseURL: stack.console.url });
   if (options.javaScriptEnabled !== false) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console.url });
   context.on('request', (r) => {
@@ -55,6 +50,37 @@ export async function openSignedIn(page: Page, stack: Stack, account: Account, p
   await signInByCookie(page.context(), stack, account);
   await page.goto(path);
   await hasText(page.getByTestId('signed-in-user'), account.username);
+}
+
+export interface OpenPage {
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Signed-in pages kept open across a file's tests, one per account and context options: a test opens its address in
+ * the page of its account instead of a fresh context. Each fresh context costs Chromium new renderer processes, about
+ * 0.4 CPU-s each to start whatever the page, and most tests' subject is a page, not a session. A test about the
+ * session itself (sign-in, sign-out, expiry), one needing a second tab or an options set of its own, opens its own
+ * context (openPage). A shared page is never closed by a test; the browser's close ends them all.
+ */
+export function sharedSessions(browser: Browser, stack: Stack, foreign: string[]) {
+  const opened = new Map<string, Promise<OpenPage>>();
+  return async (account: Account, path = '/', options: BrowserContextOptions = {}): Promise<OpenPage> => {
+    const key = `${account.username} ${JSON.stringify(options)}`;
+    let session = opened.get(key);
+    if (!session) {
+      session = openPage(browser, stack, foreign, options).then(async (open) => {
+        await signInByCookie(open.context, stack, account);
+        return open;
+      });
+      opened.set(key, session);
+    }
+    const { context, page } = await session;
+    await page.goto(path);
+    if (options.javaScriptEnabled !== false) await hasText(page.getByTestId('signed-in-user'), account.username);
+    return { context, page };
+  };
 }
 
 export async function shot(page: Page, name: string) {

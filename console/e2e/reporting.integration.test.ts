@@ -6,11 +6,11 @@
  *   pnpm --filter @vigil/console build && pnpm --filter @vigil/console exec vitest run e2e/reporting.integration.test.ts
  */
 import { mkdir } from 'node:fs/promises';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser';
 import { atUrl, containsText, eventually, hasCount, hasText, isVisible } from './eventually';
-import { columnTexts, openPage, openSignedIn, SHOTS, shot, signInByCookie } from './pages';
+import { columnTexts, SHOTS, sharedSessions, shot } from './pages';
 import { BRANCHES, ROLES } from './seed';
 import { graphqlAs, startStack, type Stack } from './stack';
 
@@ -20,19 +20,20 @@ process.env.VIGIL_CONSOLE_RISKY_SCORE = '0.05';
 
 let stack: Stack;
 let browser: Browser;
+/** A signed-in page per account, shared by the tests whose subject is a page rather than the session. */
+let signedIn: ReturnType<typeof sharedSessions>;
 const foreign: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   [stack, browser] = await Promise.all([startStack(DEVICES), launchChromium()]);
+  signedIn = sharedSessions(browser, stack, foreign);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
 });
-
-const newPage = (options: BrowserContextOptions = {}) => openPage(browser, stack, foreign, options);
 
 async function registration(deviceId: string) {
   const response = await fetch(`${stack.vigil.url}/devices/${encodeURIComponent(deviceId)}/registration`, {
@@ -63,8 +64,7 @@ async function riskyEvent(deviceId: string, identity: string): Promise<{ id: str
 
 describe('console reporting features against the merged server', () => {
   it('finds devices by id prefix and by user id prefix', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.supervisor, '/devices');
+    const { page } = await signedIn(stack.supervisor, '/devices');
     await page.getByLabel('Device id starts with').fill('dev-0001');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/id=dev-0001/);
@@ -76,12 +76,10 @@ describe('console reporting features against the merged server', () => {
     const byUser = stack.seeded.devices.filter((d) => d.userId.startsWith('user-0002'));
     await containsText(page.getByTestId('pager-summary'), `of ${byUser.length.toLocaleString('en-US')} devices`);
     for (const user of await columnTexts(page, 'User')) expect(user.startsWith('user-0002')).toBe(true);
-    await context.close();
   });
 
   it('shows a risk column and sorts by risk and by last seen from the column headings', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.supervisor, '/devices');
+    const { page } = await signedIn(stack.supervisor, '/devices');
     await page.getByRole('link', { name: /^Risk/ }).click();
     await atUrl(page, /sort=risk_desc/);
     const scores = (await columnTexts(page, 'Risk')).map((t) => (t.trim() === '—' ? -1 : Number(t)));
@@ -94,7 +92,6 @@ describe('console reporting features against the merged server', () => {
     await page.getByRole('link', { name: /^Last seen/ }).click();
     await atUrl(page, /\/devices(\?|$)/);
     await shot(page, '20-devices-by-risk');
-    await context.close();
   });
 
   it('bulk-transfers every device of a branch on the page, after a confirmation that names the count', async () => {
@@ -103,8 +100,7 @@ describe('console reporting features against the merged server', () => {
     const targets = stack.seeded.devices.filter((d) => d.branch === branch && d.role === role);
     expect(targets.length).toBeGreaterThan(1);
     expect(targets.length).toBeLessThanOrEqual(200);
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.supervisor, `/devices?branch=${branch}&role=${role}&size=200`);
+    const { page } = await signedIn(stack.supervisor, `/devices?branch=${branch}&role=${role}&size=200`);
     await page.getByLabel('Select all devices on this page').check();
     await page.getByLabel('With the selected devices').selectOption('transfer');
     await page.getByLabel('New user id (to transfer)').fill('branch-closed-holder');
@@ -117,7 +113,6 @@ describe('console reporting features against the merged server', () => {
     await hasCount(results.locator('tbody tr[data-outcome="CHANGED"]'), targets.length);
     for (const d of targets.slice(0, 5)) expect((await registration(d.id)).user_id).toBe('branch-closed-holder');
     await shot(page, '21-bulk-transfer');
-    await context.close();
   });
 
   it("bulk-deactivates without JavaScript, with a result per device in the server's words", async () => {
@@ -133,9 +128,7 @@ describe('console reporting features against the merged server', () => {
       return ((await r.json()) as { token: string }).token;
     })();
     await graphqlAs(stack.vigil.url, token, 'mutation($id: ID!) { deactivateDevice(deviceId: $id, reason: "earlier") { id } }', { id: b.id });
-    const { context, page } = await newPage({ javaScriptEnabled: false });
-    await signInByCookie(context, stack, stack.supervisor);
-    await page.goto('/devices?sort=device_id&id=dev-0004');
+    const { page } = await signedIn(stack.supervisor, '/devices?sort=device_id&id=dev-0004', { javaScriptEnabled: false });
     await page.getByLabel(`Select ${a.id}`).check();
     await page.getByLabel(`Select ${b.id}`).check();
     await page.getByLabel('Reason (to deactivate)').fill('audit 2026');
@@ -148,14 +141,12 @@ describe('console reporting features against the merged server', () => {
     await containsText(results.locator(`tr[data-outcome="UNCHANGED"]`), 'already deactivated');
     expect(await registration(a.id)).toMatchObject({ status: 'deactivated', deactivation_reason: 'audit 2026' });
     expect(await registration(b.id)).toMatchObject({ status: 'deactivated', deactivation_reason: 'earlier' });
-    await context.close();
   });
 
   it('downloads the current filter as CSV through the console, with progress when JavaScript is on', async () => {
     const branch = BRANCHES[1];
     const expected = stack.seeded.devices.filter((d) => d.branch === branch).length;
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.viewer, `/devices?branch=${branch}`);
+    const { page } = await signedIn(stack.viewer, `/devices?branch=${branch}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^vigil-devices-\d{4}-\d\d-\d\d\.csv$/);
     await hasText(page.getByTestId('download-progress'), `Downloaded ${expected.toLocaleString('en-US')} rows.`);
@@ -165,30 +156,23 @@ describe('console reporting features against the merged server', () => {
     expect(response.headers()['content-type']).toContain('text/csv');
     const lines = (await response.text()).trim().split('\n');
     expect(lines.length).toBe(expected + 1);
-    await context.close();
   });
 
   it('reports events by tag over time and devices by status, as tables (no JavaScript needed) and charts', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.admin, '/reports?range=24h&by=tag&bucket=hour&devices_by=status');
+    const { page } = await signedIn(stack.admin, '/reports?range=24h&by=tag&bucket=hour&devices_by=status');
     await isVisible(page.getByTestId('event-totals'));
     await containsText(page.getByTestId('event-totals'), 'emulator');
     await containsText(page.getByTestId('device-stats'), 'active');
     await isVisible(page.locator('figure[role="img"] .recharts-wrapper').first());
     await shot(page, '22-reports');
-    await context.close();
 
-    const plain = await newPage({ javaScriptEnabled: false });
-    await signInByCookie(plain.context, stack, stack.admin);
-    await plain.page.goto('/reports?by=branch&devices_by=branch');
+    const plain = await signedIn(stack.admin, '/reports?by=branch&devices_by=branch', { javaScriptEnabled: false });
     for (const branch of BRANCHES) await containsText(plain.page.getByTestId('device-stats'), branch);
     await containsText(plain.page.getByTestId('event-totals'), BRANCHES[0]);
-    await plain.context.close();
   });
 
   it('shows risky events as they arrive, holds them while paused, and shows the latest without JavaScript', async () => {
-    const { context, page } = await newPage();
-    await openSignedIn(page, stack, stack.supervisor, '/live');
+    const { page } = await signedIn(stack.supervisor, '/live');
     await hasText(page.getByTestId('live-status'), 'Live');
     const first = await riskyEvent('live-phone-1', 'live-user');
     expect(first.score).toBeGreaterThanOrEqual(0.05);
@@ -203,14 +187,10 @@ describe('console reporting features against the merged server', () => {
     await page.getByRole('button', { name: 'Resume (1 new)' }).click();
     await isVisible(page.locator(`tr[data-event-id="${second.id}"]`));
     await shot(page, '23-live');
-    await context.close();
 
-    const plain = await newPage({ javaScriptEnabled: false });
-    await signInByCookie(plain.context, stack, stack.supervisor);
-    await plain.page.goto('/live');
+    const plain = await signedIn(stack.supervisor, '/live', { javaScriptEnabled: false });
     await isVisible(plain.page.locator(`tr[data-event-id="${second.id}"]`));
     await isVisible(plain.page.getByRole('link', { name: 'Refresh' }));
-    await plain.context.close();
   });
 
   it('made the browser talk to the console only', async () => {
