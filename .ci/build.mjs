@@ -5,9 +5,9 @@
 // `node .ci/build.mjs --typecheck` does the same for the packages' type checks (make check).
 //
 // Skipping is decided on content, never on mtimes: a package's input hash covers every file of its folder that git
-// tracks or would track (not ignored; nested packages excluded), the lockfile, the root's package.json and
-// tsconfig.base.json, the Node version and the built output of the workspace packages it depends on, so a change
-// to what a dependency builds rebuilds its dependents. The stamp (node_modules/.cache/vigil-build.json in the package) also
+// tracks or would track (not ignored; nested packages excluded; for a build, test files too), the lockfile, the
+// root's package.json and tsconfig.base.json, the Node version and the built output of the workspace packages it
+// depends on, so a change to what a dependency builds rebuilds its dependents. The stamp (node_modules/.cache/vigil-build.json in the package) also
 // records a hash of the build's output (paths and contents), so a deleted or edited dist/.next rebuilds too.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -48,13 +48,17 @@ function hashFiles(paths) {
 }
 const shared = hashFiles(['pnpm-lock.yaml', 'package.json', 'tsconfig.base.json']) + process.version;
 
+// Files no build reads (every package's build config leaves them out): a change to a test rebuilds nothing, where the
+// console's `next build` alone is a minute of CPU. A type check reads them, so its hash keeps them.
+const testOnly = (path) => /\.test\.tsx?$/.test(path) || path.startsWith('console/e2e/');
+
 const inputs = new Map();
 function inputHash(name) {
   if (inputs.has(name)) return inputs.get(name);
   const pkg = packages.get(name);
   // Files of nested packages (server/test-kit inside server) belong to those packages.
   const nested = packageDirs.filter((d) => d !== pkg.dir && d.startsWith(`${pkg.dir}/`));
-  const own = files.filter((f) => f.startsWith(`${pkg.dir}/`) && !nested.some((d) => f.startsWith(`${d}/`)));
+  const own = files.filter((f) => f.startsWith(`${pkg.dir}/`) && !nested.some((d) => f.startsWith(`${d}/`)) && !(building && testOnly(f)));
   const hash = sha().update(shared).update(hashFiles(own));
   // What a package uses of a workspace dependency is its build output (dist), so a dependency's test-only change
   // rebuilds nothing downstream. Builds run in dependency order, so that output is current when this is asked.
@@ -90,6 +94,7 @@ function outputHash(pkg) {
 
 // `--typecheck`: the packages' `typecheck` scripts instead (make check), two at a time; it makes no output.
 const typecheck = process.argv[2] === '--typecheck';
+const building = !typecheck;
 const task = typecheck ? 'typecheck' : 'build';
 const stampPath = (pkg) => join(root, pkg.dir, `node_modules/.cache/vigil-${task}.json`);
 function readStamp(pkg) {
