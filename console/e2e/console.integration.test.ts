@@ -115,7 +115,7 @@ describe('supervisor console against the real server', () => {
     await hasValue(page.getByLabel('Branch', { exact: true }), '');
     await containsText(page.getByTestId('pager-summary'), `of ${withRole.length.toLocaleString('en-US')} devices`);
 
-    // A shared link opens the same filtered page in a new session.
+    // A shared link opens the same filtered page for another account: the filters live in the address alone.
     const other = await signedIn(stack.supervisor, `/devices?role=${role}&branch=${branch}`);
     await hasValue(other.page.getByLabel('Branch', { exact: true }), branch);
     await containsText(other.page.getByTestId('pager-summary'), `of ${both.length.toLocaleString('en-US')} devices`);
