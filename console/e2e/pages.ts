@@ -75,6 +75,8 @@ export function sharedSessions(browser: Browser, stack: Stack, foreign: string[]
         return open;
       });
       opened.set(key, session);
+      // A failed sign-in fails its own test; the next one tries again.
+      session.catch(() => opened.delete(key));
     }
     const { context, page } = await session;
     await page.goto(path);
