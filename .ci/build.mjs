@@ -47,9 +47,14 @@ function hashFiles(paths) {
   return hash.digest('hex');
 }
 const shared = hashFiles(['pnpm-lock.yaml', 'package.json', 'tsconfig.base.json']) + process.version;
+// `--typecheck`: the packages' `typecheck` scripts instead (make check), two at a time; it makes no output.
+const typecheck = process.argv[2] === '--typecheck';
+const building = !typecheck;
 
-// Files no build reads (every package's build config leaves them out): a change to a test rebuilds nothing, where the
-// console's `next build` alone is a minute of CPU. A type check reads them, so its hash keeps them.
+// Files no build output depends on, so a change to a test rebuilds nothing (the console's `next build` alone is a
+// minute of CPU). Most build configs leave them out; bench's tsc compiles its tests into dist, but they run from src,
+// and `next build` only type-checks them. Type checks (make check, and the check suite of make test) read them, so
+// the type-check hash keeps them.
 const testOnly = (path) => /\.test\.tsx?$/.test(path) || path.startsWith('console/e2e/');
 
 const inputs = new Map();
@@ -92,9 +97,6 @@ function outputHash(pkg) {
   return hash.digest('hex');
 }
 
-// `--typecheck`: the packages' `typecheck` scripts instead (make check), two at a time; it makes no output.
-const typecheck = process.argv[2] === '--typecheck';
-const building = !typecheck;
 const task = typecheck ? 'typecheck' : 'build';
 const stampPath = (pkg) => join(root, pkg.dir, `node_modules/.cache/vigil-${task}.json`);
 function readStamp(pkg) {
