@@ -48,6 +48,11 @@ export async function signInByCookie(context: BrowserContext, stack: Stack, acco
  */
 export async function openSignedIn(page: Page, stack: Stack, account: Account, path = '/') {
   await signInByCookie(page.context(), stack, account);
+  await visitAs(page, account, path);
+}
+
+/** Opens `path` and waits for the header (rendered by the server, so also without JavaScript) to name `account`. */
+async function visitAs(page: Page, account: Account, path: string) {
   await page.goto(path);
   await hasText(page.getByTestId('signed-in-user'), account.username);
 }
@@ -78,10 +83,9 @@ export function sharedSessions(browser: Browser, stack: Stack, foreign: string[]
       // A failed sign-in fails its own test; the next one tries again.
       session.catch(() => opened.delete(key));
     }
-    const { context, page } = await session;
-    await page.goto(path);
-    if (options.javaScriptEnabled !== false) await hasText(page.getByTestId('signed-in-user'), account.username);
-    return { context, page };
+    const open = await session;
+    await visitAs(open.page, account, path);
+    return open;
   };
 }
 
