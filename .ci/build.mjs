@@ -7,8 +7,9 @@
 // Skipping is decided on content, never on mtimes: a package's input hash covers every file of its folder that git
 // tracks or would track (not ignored; nested packages excluded; for a build, test files too), the lockfile, the
 // root's package.json and tsconfig.base.json, the Node version and the built output of the workspace packages it
-// depends on, so a change to what a dependency builds rebuilds its dependents. The stamp (node_modules/.cache/vigil-build.json in the package) also
-// records a hash of the build's output (paths and contents), so a deleted or edited dist/.next rebuilds too.
+// depends on, so a change to what a dependency builds rebuilds its dependents. The stamp
+// (node_modules/.cache/vigil-build.json in the package) also records a hash of the build's output (paths and
+// contents), so a deleted or edited dist/.next rebuilds too.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
