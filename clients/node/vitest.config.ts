@@ -8,6 +8,10 @@ export default defineConfig({
     // Integration files each start their own Vigil server; two at once suits a 2-core machine.
     maxWorkers: 2,
     minWorkers: 1,
+    // A worker runs file after file with its modules kept loaded, instead of a fresh module graph (vitest, the
+    // library, the test kit) per file: the suite's CPU went from 38 to 26 s. No file changes process-wide state the
+    // next one sees: no mocks, globals or process listeners; each closes the servers and clients it opens.
+    isolate: false,
     projects: [
       {
         extends: true,
