@@ -78,9 +78,14 @@ healthy() {
 # build is skipped: podman reaches the same answer through its layer cache, but walking the context for three builds
 # cost ~30 CPU-s, and minutes on a loaded machine. The record is outside the clone, so a fresh clone benefits too.
 inputs_hash() {
-  { git ls-files -z -co --exclude-standard -- . ':!:.ci' ':!:clients/android' ':!:clients/python' ':!:console/e2e' \
-      ':!:server/src/test-support' ':!:server/test-kit/src' ':!:server/test-fixtures' ':!:clients/browser/test' \
-      ':!:clients/browser/src/testing' ':!:*.md' ':!:*.test.ts' ':!:*.test.tsx' | sort -z | xargs -0 sha256sum 2>&1
+  {
+    # Of bench and the Node library, the context keeps only the manifests (pnpm's frozen lockfile wants them).
+    { git ls-files -z -co --exclude-standard -- . ':!:.ci' ':!:clients/android' ':!:clients/python' ':!:console/e2e' \
+        ':!:server/src/test-support' ':!:server/test-kit/src' ':!:server/test-fixtures' ':!:clients/browser/test' \
+        ':!:clients/browser/src/testing' ':!:*.md' ':!:*.test.ts' ':!:*.test.tsx' ':!:*vitest.config.ts' \
+        ':!:Makefile' ':!:biome.jsonc' ':!:bench' ':!:clients/node'
+      git ls-files -z -- bench/package.json clients/node/package.json
+    } | sort -z | xargs -0 sha256sum 2>&1
     podman image inspect --format '{{.Id}}' node:20-bookworm-slim
   } | sha256sum | cut -c1-16
 }
