@@ -38,10 +38,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // PGlite's WebAssembly on V8's baseline compiler (Liftoff) alone, as the CLI and server children of the tests run
-    // it (see test-support/cli.ts): V8's optimising recompile of PGlite's hottest functions costs more CPU than a
-    // worker's few minutes of small queries win back (the PGlite pass: 168 CPU-s on average over three runs with
-    // V8's defaults, 151 over five with Liftoff only). The tier changes how fast, never what, the code computes.
+    // PGlite's WebAssembly on V8's baseline compiler (Liftoff) alone, as the CLI and server children of the tests
+    // run it (see src/test-support/cli.ts): V8's optimising recompile of PGlite's hottest functions costs more CPU
+    // than a worker's few minutes of small queries win back (the PGlite pass: 168 CPU-s on average over three runs
+    // with V8's defaults, 151 over five with Liftoff only). The tier changes how fast, never what, the code computes.
     poolOptions: { forks: { execArgv: ['--liftoff-only'] } },
     // A worker process runs file after file with its modules kept loaded. A fresh process per file cost each
     // integration file ~4.5 s of CPU before its first test (loading Fastify, Apollo, type-graphql and the server,

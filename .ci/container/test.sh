@@ -82,8 +82,8 @@ inputs_hash() {
     # Of bench and the Node library, the context keeps only the manifests (pnpm's frozen lockfile wants them).
     { git ls-files -z -co --exclude-standard -- . ':!:.ci' ':!:clients/android' ':!:clients/python' ':!:console/e2e' \
         ':!:server/src/test-support' ':!:server/test-kit/src' ':!:server/test-fixtures' ':!:clients/browser/test' \
-        ':!:clients/browser/src/testing' ':!:*.md' ':!:*.test.ts' ':!:*.test.tsx' ':!:*vitest.config.ts' \
-        ':!:Makefile' ':!:biome.jsonc' ':!:bench' ':!:clients/node'
+        ':!:clients/browser/src/testing' ':!:README.md' ':!:CONTRIBUTING.md' ':!:*.test.ts' ':!:*.test.tsx' \
+        ':!:*vitest.config.ts' ':!:Makefile' ':!:biome.jsonc' ':!:bench' ':!:clients/node'
       git ls-files -z -- bench/package.json clients/node/package.json
     } | sort -z | xargs -0 sha256sum 2>&1
     podman image inspect --format '{{.Id}}' node:20-bookworm-slim

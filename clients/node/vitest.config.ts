@@ -10,7 +10,8 @@ export default defineConfig({
     minWorkers: 1,
     // A worker runs file after file with its modules kept loaded, instead of a fresh module graph (vitest, the
     // library, the test kit) per file: the suite's CPU went from 38 to 26 s. No file changes process-wide state the
-    // next one sees: no mocks, globals or process listeners; each closes the servers and clients it opens.
+    // next one sees: no mocks, globals or process listeners, env stubs undone after each test, and each integration
+    // file stops the servers it starts.
     isolate: false,
     projects: [
       {
