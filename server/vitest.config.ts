@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { surfaceDriver, type TestDriver, testDrivers } from '@vigil/test-kit';
 import { defineConfig } from 'vitest/config';
+import { TEST_NODE_FLAGS } from './src/test-support/node-flags.js';
 
 /*
  * `make test` runs the PGlite and PostgreSQL passes as two suites side by side (VIGIL_TEST_DRIVERS, see testDrivers
@@ -38,11 +39,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // PGlite's WebAssembly on V8's baseline compiler (Liftoff) alone, as the CLI and server children of the tests
-    // run it (see src/test-support/cli.ts): V8's optimising recompile of PGlite's hottest functions costs more CPU
-    // than a worker's few minutes of small queries win back (the PGlite pass: 168 CPU-s on average over three runs
-    // with V8's defaults, 151 over five with Liftoff only). The tier changes how fast, never what, the code computes.
-    poolOptions: { forks: { execArgv: ['--liftoff-only'] } },
+    // Workers run PGlite as the CLI and server children of the tests do (see TEST_NODE_FLAGS for why).
+    poolOptions: { forks: { execArgv: TEST_NODE_FLAGS } },
     // A worker process runs file after file with its modules kept loaded. A fresh process per file cost each
     // integration file ~4.5 s of CPU before its first test (loading Fastify, Apollo, type-graphql and the server,
     // building the GraphQL schema, compiling PGlite's WebAssembly), about half of the suite's CPU. Every file still makes its own databases and

@@ -4,6 +4,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@vigil/test-kit';
 import { runCommand } from '../cli/run.js';
+import { TEST_NODE_FLAGS } from './node-flags.js';
 
 export { freePort };
 
@@ -19,15 +20,6 @@ export interface CliResult {
   stdout: string;
   stderr: string;
 }
-
-/*
- * A spawned command lives about a second, shorter than the optimising compile V8 starts on PGlite's hottest WebAssembly
- * functions: its baseline code (Liftoff) does the same work, and skipping the optimising tier saves ~0.5 s of CPU
- * per command (a third of it). The tier changes how fast, never what, the code computes. A test's `vigil serve`
- * child answers tens of requests, not the thousands that would repay the optimising compile: it runs on Liftoff too
- * (measured on PGlite, start, 2 s idle and stop: 2.8 s of CPU with V8's defaults, 1.7 s with Liftoff only).
- */
-const COMMAND_NODE_FLAGS = ['--liftoff-only'];
 
 /** What every command and server a test runs sees: this process's environment, quieter logs, then the test's own. */
 const commandEnv = (env: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, VIGIL_LOG_LEVEL: 'warn', ...env });
@@ -64,7 +56,7 @@ function collector(): { stream: Writable; text(): string } {
 /** Runs the built CLI as a process of its own, as users do. */
 export function spawnCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...COMMAND_NODE_FLAGS, CLI, ...args], { env: commandEnv(env) });
+    const child = spawn(process.execPath, [...TEST_NODE_FLAGS, CLI, ...args], { env: commandEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -120,7 +112,7 @@ function safeReadlink(path: string): string {
  * to that server instead.
  */
 export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...COMMAND_NODE_FLAGS, CLI, 'serve'], {
+  const child = spawn(process.execPath, [...TEST_NODE_FLAGS, CLI, 'serve'], {
     env: { ...commandEnv({ HOST: '127.0.0.1', ...env }), PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
