@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@vigil/test-kit';
@@ -77,39 +77,14 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/**
- * The TCP port `pid` listens on, or undefined while it listens on none (Linux's /proc: the process's socket inodes
- * matched against the listening sockets, state 0A, of /proc/net/tcp and tcp6).
- */
-function listeningPort(pid: number): number | undefined {
-  let inodes: Set<string>;
-  try {
-    inodes = new Set(readdirSync(`/proc/${pid}/fd`).map((fd) => /^socket:\[(\d+)\]$/.exec(safeReadlink(`/proc/${pid}/fd/${fd}`))?.[1] ?? ''));
-  } catch {
-    return undefined; // The process is gone.
-  }
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const columns = line.trim().split(/\s+/);
-      if (columns[3] === '0A' && inodes.has(columns[9] ?? '')) return Number.parseInt(columns[1]!.split(':')[1]!, 16);
-    }
-  }
-  return undefined;
-}
-
-function safeReadlink(path: string): string {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return '';
-  }
-}
+/** The address `vigil serve` prints once it listens ("Vigil server: http://127.0.0.1:PORT  (database: …)"). */
+const SERVING = /^Vigil server: (http:\/\/\S+)/m;
 
 /**
  * Starts `vigil serve` as a real child process and waits until /healthz answers. The child binds a port of the
- * OS's choosing (PORT=0) and the test reads which from the child's own sockets: a port found free beforehand could
- * be taken by a server of a suite running beside this one before the child binds it, and the test would then talk
- * to that server instead.
+ * OS's choosing (PORT=0) and says which in the line it prints once it listens, as it does for operators: a port
+ * found free beforehand could be taken by a server of a suite running beside this one before the child binds it,
+ * and the test would then talk to that server instead.
  */
 export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
   const child = spawn(process.execPath, [...TEST_NODE_FLAGS, CLI, 'serve'], {
@@ -124,8 +99,7 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
   let url: string | undefined;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`vigil serve exited ${child.exitCode}: ${err}`);
-    const port = url === undefined && child.pid !== undefined ? listeningPort(child.pid) : undefined;
-    if (port !== undefined) url = `http://127.0.0.1:${port}`;
+    url ??= SERVING.exec(out)?.[1];
     try {
       if (url !== undefined && (await fetch(`${url}/healthz`)).ok) break;
     } catch {
