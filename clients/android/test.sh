@@ -32,6 +32,20 @@ if [ ! -f "$repo_root/server/dist/cli.js" ]; then
   exit 1
 fi
 
+# Under `make test` (VIGIL_TEST_DATABASE_URL names the run's PostgreSQL server) the contract server runs on a database
+# of its own there, as the Node and Python libraries' servers do: it starts for a third of the CPU of a fresh
+# embedded one, whose initdb and migrations run in WebAssembly. Otherwise on a temporary embedded database.
+if [ -n "${VIGIL_TEST_DATABASE_URL:-}" ]; then
+  psql="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/psql"
+  database="vigil_android_$$_$RANDOM"
+  "$psql" -q "$VIGIL_TEST_DATABASE_URL" -c "CREATE DATABASE $database"
+  trap '"$psql" -q "$VIGIL_TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+  # Read by ContractServer in the test JVM, which inherits Maven's environment.
+  VIGIL_CONTRACT_DATABASE_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.href)' \
+    "$VIGIL_TEST_DATABASE_URL" "$database")
+  export VIGIL_CONTRACT_DATABASE_URL
+fi
+
 cd "$here"
 # -ntp keeps download noise out; INFO level stays on so Surefire prints its per-class lines and summary.
 # -Dtest=… selects classes of the library module; the shim module has none, which must not fail the build.

@@ -11,10 +11,11 @@ import java.nio.file.Files
 import java.util.concurrent.TimeUnit
 
 /**
- * The real Vigil server (server/dist/cli.js), started once per test JVM on a free port with a fresh embedded
- * database. Its first start prints a client key and an admin account (the server's first-start banner, into [log]);
- * the supervisor and its API token are created through the admin API. No CLI run: each would be a Node start that
- * loads the whole server, and the embedded database allows one process per data dir, so they could not overlap.
+ * The real Vigil server (server/dist/cli.js), started once per test JVM on a free port with a fresh database: the
+ * PostgreSQL database named by VIGIL_CONTRACT_DATABASE_URL when test.sh made one, else an embedded one. Its first
+ * start prints a client key and an admin account (the server's first-start banner, into [log]); the supervisor and
+ * its API token are created through the admin API. No CLI run: each would be a Node start that loads the whole
+ * server, and the embedded database allows one process per data dir, so they could not overlap.
  *
  * Once per JVM, not once per class loader: Robolectric loads this class again in each SDK's sandbox (API 23 and
  * 35), and plain JUnit classes load it from the application class loader, so a static field alone would start
@@ -67,13 +68,19 @@ class ContractServer private constructor(
             }
             val dataDir = Files.createTempDirectory("vigil-android-contract").toFile()
             val log = File(dataDir.parentFile, dataDir.name + ".log")
-            val env = mapOf("VIGIL_DATA_DIR" to File(dataDir, "db").path, "NO_COLOR" to "1")
+            val database = System.getenv("VIGIL_CONTRACT_DATABASE_URL")
+            val env = mapOf("NO_COLOR" to "1") +
+                (if (database != null) mapOf("DATABASE_URL" to database) else mapOf("VIGIL_DATA_DIR" to File(dataDir, "db").path))
             val port = ServerSocket(0).use { it.localPort }
-            val process = ProcessBuilder("node", cli.path, "serve")
+            // PGlite on V8's baseline compiler alone, as the server's own tests run it (server/src/test-support/
+            // node-flags.ts): a test server lives a minute, too short to repay the optimising recompile.
+            val process = ProcessBuilder("node", "--liftoff-only", cli.path, "serve")
                 .directory(dataDir)
                 .redirectErrorStream(true)
                 .redirectOutput(log)
                 .apply {
+                    // The database is this server's own, whatever DATABASE_URL the developer's shell has.
+                    environment().remove("DATABASE_URL")
                     environment().putAll(env)
                     environment()["PORT"] = port.toString()
                     environment()["HOST"] = "127.0.0.1"
