@@ -73,19 +73,13 @@ healthy() {
   fail "the healthcheck of $1 does not pass"
 }
 
-# The images' inputs, hashed: every file git sees (tracked or not, unless git ignores it) but those .dockerignore
-# surely leaves out of the context, and the base image. When the images on hand were built from the same inputs, the
+# The images' inputs, hashed: the files of the build context as .dockerignore defines it (context-files.cjs), the
+# Dockerfile and compose.yaml, and the base image. When the images on hand were built from the same inputs, the
 # build is skipped: podman reaches the same answer through its layer cache, but walking the context for three builds
 # cost ~30 CPU-s, and minutes on a loaded machine. The record is outside the clone, so a fresh clone benefits too.
 inputs_hash() {
   {
-    # Of bench and the Node library, the context keeps only the manifests (pnpm's frozen lockfile wants them).
-    { git ls-files -z -co --exclude-standard -- . ':!:.ci' ':!:clients/android' ':!:clients/python' ':!:console/e2e' \
-        ':!:server/src/test-support' ':!:server/test-kit/src' ':!:server/test-fixtures' ':!:clients/browser/test' \
-        ':!:clients/browser/src/testing' ':!:README.md' ':!:CONTRIBUTING.md' ':!:*.test.ts' ':!:*.test.tsx' \
-        ':!:*vitest.config.ts' ':!:Makefile' ':!:biome.jsonc' ':!:bench' ':!:clients/node'
-      git ls-files -z -- bench/package.json clients/node/package.json
-    } | sort -z | xargs -0 sha256sum 2>&1
+    { node .ci/container/context-files.cjs && printf '%s\0' Dockerfile compose.yaml; } | sort -z | xargs -0 sha256sum 2>&1
     podman image inspect --format '{{.Id}}' node:20-bookworm-slim
   } | sha256sum | cut -c1-16
 }
