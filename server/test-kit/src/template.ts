@@ -43,6 +43,12 @@ export function migrationsHash(): string {
 }
 
 /**
+ * Where templates are kept across runs: the temp directory the run started with. During a run, the global setup
+ * points TMPDIR at a directory of the run's own (see global-setup.ts) and names the kept one in VIGIL_TEST_KEPT_DIR.
+ */
+export const keptDirectory = () => process.env.VIGIL_TEST_KEPT_DIR ?? tmpdir();
+
+/**
  * Settings of every PGlite test database, appended to the template's postgresql.conf. A buffer cache of 16 MB, not
  * PostgreSQL's 128 MB: PGlite zero-fills the whole cache in its WebAssembly memory at every open, 30,000 page
  * faults and half the CPU of an open (0.35 s to 0.18), for the few MB a test's data takes. A cache's size changes
@@ -57,10 +63,10 @@ const settingsTag = createHash('sha256').update(TEST_SETTINGS.join('\n')).digest
  * see half a one.
  */
 async function keptPgliteDirectory(name: string, make: (db: import('@electric-sql/pglite').PGlite) => Promise<void>): Promise<string> {
-  const root = join(tmpdir(), `${name}-${settingsTag}`);
+  const root = join(keptDirectory(), `${name}-${settingsTag}`);
   const pgdata = join(root, 'pgdata');
   if (existsSync(pgdata)) return pgdata;
-  const building = mkdtempSync(join(tmpdir(), 'vigil-template-building-'));
+  const building = mkdtempSync(join(keptDirectory(), 'vigil-template-building-'));
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create(join(building, 'pgdata'));
