@@ -46,7 +46,7 @@ export function migrationsHash(): string {
  * Where templates are kept across runs: the temp directory the run started with. During a run, the global setup
  * points TMPDIR at a directory of the run's own (see global-setup.ts) and names the kept one in VIGIL_TEST_KEPT_DIR.
  */
-export const keptDirectory = () => process.env.VIGIL_TEST_KEPT_DIR ?? tmpdir();
+const keptDirectory = () => process.env.VIGIL_TEST_KEPT_DIR ?? tmpdir();
 
 /**
  * Settings of every PGlite test database, appended to the template's postgresql.conf. A buffer cache of 16 MB, not
