@@ -33,18 +33,16 @@ fi
 
 WORK=$(mktemp -d -t vigil-fuzz.XXXXXX)
 DB="vigil_fuzz_$$_$RANDOM"
-PSQL="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/psql"
+source .ci/test-database.sh
 server=""
 cleanup() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  "$PSQL" -q "$VIGIL_TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
+  test_database_drop "$DB"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-"$PSQL" -q "$VIGIL_TEST_DATABASE_URL" -c "CREATE DATABASE $DB" >/dev/null
-DATABASE_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.toString())' \
-  "$VIGIL_TEST_DATABASE_URL" "$DB")
+DATABASE_URL=$(test_database_create "$DB")
 export DATABASE_URL
 # Rate limits off so the budget goes to inputs, not to 429s; the page origin the /js routes will accept.
 export VIGIL_RATE_LIMIT_RPS=0 VIGIL_JS_COLLECT_RPS=0 VIGIL_JS_EVENTS_RPS=0 VIGIL_LOGIN_ATTEMPTS_PER_MINUTE=10000

@@ -36,13 +36,11 @@ fi
 # of its own there, as the Node and Python libraries' servers do: it starts for a third of the CPU of a fresh
 # embedded one, whose initdb and migrations run in WebAssembly. Otherwise on a temporary embedded database.
 if [ -n "${VIGIL_TEST_DATABASE_URL:-}" ]; then
-  psql="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/psql"
+  source "$repo_root/.ci/test-database.sh"
   database="vigil_android_$$_$RANDOM"
-  "$psql" -q "$VIGIL_TEST_DATABASE_URL" -c "CREATE DATABASE $database"
-  trap '"$psql" -q "$VIGIL_TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+  trap 'test_database_drop "$database"' EXIT
   # Read by ContractServer in the test JVM, which inherits Maven's environment.
-  VIGIL_CONTRACT_DATABASE_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.href)' \
-    "$VIGIL_TEST_DATABASE_URL" "$database")
+  VIGIL_CONTRACT_DATABASE_URL=$(test_database_create "$database")
   export VIGIL_CONTRACT_DATABASE_URL
 fi
 
