@@ -10,7 +10,9 @@ import { POINTS } from './partitions.js';
 import { runRetention } from './run.js';
 
 const DAY = 86_400_000;
-const HOUR_BUCKET = 3_600_000 / 32;
+const HOUR = 3_600_000;
+const HOUR_BUCKET = HOUR / 32;
+const DAY_BUCKET = DAY / 32;
 const WEEK_BUCKET = (7 * DAY) / 32;
 const ROWS = 8 * BATCH;
 
@@ -34,9 +36,11 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
     testDb = await createTestDatabase(driver);
     database = await openDatabase(loadConfig({ VIGIL_LOG_LEVEL: 'silent', ...testDb.env }).env, { migrate: true, purpose: 'test' });
     const db = database.db;
-    // One enabled behavior with a 1 h window (points and buckets older than 25 h go) and a disabled one of a week.
+    // Two enabled behaviors, of an hour and a day (points older than the longest window and a day go: 48 h), and a
+    // disabled one of a week.
     await db.execute(sql`INSERT INTO behavior_definitions (id, name, definition, source, enabled, bucket_ms, status) VALUES
       ('bhv_hour', 'hour', '{"window_duration_seconds": 3600}', 'config', true, ${HOUR_BUCKET}, 'ready'),
+      ('bhv_day', 'day', '{"window_duration_seconds": 86400}', 'config', true, ${DAY_BUCKET}, 'ready'),
       ('bhv_week', 'week', '{"window_duration_seconds": 604800}', 'config', false, ${WEEK_BUCKET}, 'ready')`);
     // Twelve days of history in the default partition (no day of it has a partition) and in the buckets, written in
     // shuffled time order, as late events arrive: the table's order says nothing about their time.
@@ -45,6 +49,7 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
       FROM generate_series(0, ${ROWS - 1}) AS n ORDER BY (n * 7919) % ${ROWS}`);
     for (const [id, ms] of [
       ['bhv_hour', HOUR_BUCKET],
+      ['bhv_day', DAY_BUCKET],
       ['bhv_week', WEEK_BUCKET],
     ] as const) {
       const first = Math.floor((now - 12 * DAY) / ms);
@@ -103,27 +108,40 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
   });
 
   it('deletes every old point and bucket, a batch at a time, and keeps the rest', async () => {
-    const cutoff = now - 3_600_000 - DAY;
-    const oldBucketRows = await count(
-      sql`SELECT count(*)::int AS n FROM behavior_buckets b JOIN behavior_definitions d ON d.id = b.behavior_id
-          WHERE (b.bucket + 1) * d.bucket_ms <= ${cutoff}`,
-    );
+    // Each behavior's buckets live as long as its own window needs, and a day; a disabled one's no longer than the
+    // longest enabled window's.
+    const cutoffs = { bhv_hour: now - HOUR - DAY, bhv_day: now - 2 * DAY, bhv_week: now - 2 * DAY };
+    const ending = (range: SQL) =>
+      count(sql`SELECT count(*)::int AS n FROM behavior_buckets b JOIN behavior_definitions d ON d.id = b.behavior_id
+                JOIN (VALUES ${sql.join(
+                  Object.entries(cutoffs).map(([id, cutoff]) => sql`(${id}, ${cutoff}::float8)`),
+                  sql`, `,
+                )}) AS c(id, cutoff) ON c.id = b.behavior_id
+                WHERE ${range}`);
+    const oldBucketRows = await ending(sql`(b.bucket + 1) * d.bucket_ms <= c.cutoff`);
     const buckets = await count(sql`SELECT count(*)::int AS n FROM behavior_buckets`);
     expect(oldBucketRows).toBeGreaterThan(BATCH);
     expect(oldBucketRows).toBeLessThan(buckets);
+    // Buckets of the day's behavior that only the hour's cutoff would delete.
+    const pastTheHour = sql`b.behavior_id = 'bhv_day' AND (b.bucket + 1) * d.bucket_ms > c.cutoff AND (b.bucket + 1) * d.bucket_ms <= ${cutoffs.bhv_hour}`;
+    const dayOnly = await ending(pastTheHour);
+    expect(dayOnly).toBeGreaterThan(0);
 
     const report = await runRetention(database.db, { retentionDays: 365, now });
     expect(report.ran).toBe(true);
-    expect(report.pointsCutoff).toBe(new Date(cutoff).toISOString());
+    expect(report.pointsCutoff).toBe(new Date(now - 2 * DAY).toISOString());
     expect(report.deletedRows.behavior_points_default).toBe(ROWS);
     expect(report.deletedRows.behavior_buckets).toBe(oldBucketRows);
     expect(await count(sql`SELECT count(*)::int AS n FROM behavior_points_default`)).toBe(0);
     expect(await count(sql`SELECT count(*)::int AS n FROM behavior_buckets`)).toBe(buckets - oldBucketRows);
-    const oldest = await rows<{ id: string; end: number }>(
+    const oldest = await rows<{ id: keyof typeof cutoffs; end: number }>(
       database.db,
       sql`SELECT b.behavior_id AS id, min((b.bucket + 1) * d.bucket_ms)::float8 AS end FROM behavior_buckets b
           JOIN behavior_definitions d ON d.id = b.behavior_id GROUP BY 1 ORDER BY 1`,
     );
-    for (const { end } of oldest) expect(end).toBeGreaterThan(cutoff);
+    expect(oldest.map((o) => o.id)).toEqual(['bhv_day', 'bhv_hour', 'bhv_week']);
+    for (const { id, end } of oldest) expect(end, id).toBeGreaterThan(cutoffs[id]);
+    // The hour's cutoff was not applied to every behavior.
+    expect(await ending(pastTheHour)).toBe(dayOnly);
   });
 });

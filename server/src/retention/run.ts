@@ -10,7 +10,10 @@ const DAY_MS = 86_400_000;
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
 export const RETENTION_LOCK_KEY = 0x76_72_65_74; // "vret"
 
-/** Points a little older than the longest window are kept, so an event a few minutes late still finds its edges. */
+/**
+ * Points and buckets are kept a day past the window that reads them, so an event up to a day late (an offline
+ * sync) still finds its whole window.
+ */
 const POINTS_MARGIN_MS = DAY_MS;
 
 /** What the operator keeps (the VIGIL_*RETENTION_DAYS settings). */
@@ -54,7 +57,8 @@ export interface RetentionReport {
  * advisory lock; PGlite is one process). Events go by their own time, so an offline event older than the policy is
  * answered and counted, then gone by the next run: whole partitions older than the cutoff are dropped, and events
  * that had no partition (they wait in the default partition) are deleted once past it. Their idempotency keys go
- * with them. Behavior points and buckets are kept as long as the longest enabled window needs.
+ * with them. Behavior points are kept as long as the longest enabled window needs (they share daily partitions), and
+ * each behavior's buckets as long as its own window needs.
  *
  * Short transactions: attaching new partitions locks the default partition while it is checked; old behavior points
  * and buckets go a batch per transaction, found through an index (deletes.ts); a drop locks its whole table against
@@ -86,17 +90,28 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   };
 
   let pointsCutoff = 0;
-  let behaviors: { id: string; bucket_ms: number }[] = [];
+  let behaviors: { id: string; bucket_ms: number; window_ms: number }[] = [];
   report.ran = await alone(async (tx) => {
     for (const spec of PARTITIONED) report.created.push(...(await createAhead(tx, spec, now)));
-    pointsCutoff = now - (await longestWindowMs(tx)) - POINTS_MARGIN_MS;
-    behaviors = await rows(tx, sql`SELECT id, bucket_ms FROM behavior_definitions ORDER BY id`);
+    const longest = await longestWindowMs(tx);
+    pointsCutoff = now - longest - POINTS_MARGIN_MS;
+    // A behavior's buckets serve its own window only: a 1 h counter beside a 7-day one keeps a day of buckets, not
+    // eight (most of the bucket table in such a store). A disabled one's are kept no longer than the enabled need:
+    // re-enabling it starts it again from stored events.
+    behaviors = await rows(
+      tx,
+      sql`SELECT id, bucket_ms, least((definition->>'window_duration_seconds')::float8 * 1000, ${longest}::float8) AS window_ms
+          FROM behavior_definitions ORDER BY id`,
+    );
   });
   if (!report.ran) return report;
 
   report.pointsCutoff = new Date(pointsCutoff).toISOString();
   report.ran = await inBatches('behavior_points_default', oldDefaultRows(POINTS, pointsCutoff));
-  for (const b of behaviors) if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, Number(b.bucket_ms), pointsCutoff));
+  for (const b of behaviors) {
+    const cutoff = now - Number(b.window_ms) - POINTS_MARGIN_MS;
+    if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, Number(b.bucket_ms), cutoff));
+  }
   if (!report.ran) return report;
 
   report.ran = await alone(async (tx) => {
