@@ -14,7 +14,7 @@ export const RETENTION_LOCK_KEY = 0x76_72_65_74; // "vret"
  * Points and buckets are kept a day past the window that reads them, so an event up to a day late (an offline
  * sync) still finds its whole window.
  */
-const POINTS_MARGIN_MS = DAY_MS;
+const LATE_MARGIN_MS = DAY_MS;
 
 /** What the operator keeps (the VIGIL_*RETENTION_DAYS settings). */
 export interface RetentionPolicy {
@@ -94,7 +94,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   report.ran = await alone(async (tx) => {
     for (const spec of PARTITIONED) report.created.push(...(await createAhead(tx, spec, now)));
     const longest = await longestWindowMs(tx);
-    pointsCutoff = now - longest - POINTS_MARGIN_MS;
+    pointsCutoff = now - longest - LATE_MARGIN_MS;
     // A behavior's buckets serve its own window only: a 1 h counter beside a 7-day one keeps a day of buckets, not
     // eight (most of the bucket table in such a store). A disabled one's are kept no longer than the enabled need:
     // re-enabling it starts it again from stored events.
@@ -109,7 +109,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   report.pointsCutoff = new Date(pointsCutoff).toISOString();
   report.ran = await inBatches('behavior_points_default', oldDefaultRows(POINTS, pointsCutoff));
   for (const b of behaviors) {
-    const cutoff = now - Number(b.window_ms) - POINTS_MARGIN_MS;
+    const cutoff = now - Number(b.window_ms) - LATE_MARGIN_MS;
     if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, Number(b.bucket_ms), cutoff));
   }
   if (!report.ran) return report;
