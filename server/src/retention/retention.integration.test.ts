@@ -268,3 +268,44 @@ describe.each(testDrivers())('partitions and retention on %s', (driver) => {
     expect((await retention(db, { retentionDays: 365, now: later })).created).toEqual([]);
   });
 });
+
+describe.each(testDrivers())('behavior data kept for late events on %s', (driver) => {
+  let testDb: TestDatabase;
+  let server: TestVigil;
+  // A short counter beside a long one: the long one keeps every point for a week, the short one's buckets go
+  // after its own window and a day.
+  const counters = [
+    { name: 'logins_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600 },
+    { name: 'logins_7d', group_by: 'identity', operation: 'count', window_duration_seconds: 7 * 86_400 },
+  ];
+  beforeAll(async () => {
+    testDb = await createTestDatabase(driver);
+    server = await startTestVigil(driver, { VIGIL_CONFIG: writeConfig({ behaviors: counters }), VIGIL_RETENTION_START_DELAY_SECONDS: '0' }, testDb);
+    await server.vigil.retention.firstRun;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await testDb?.drop();
+  });
+
+  it('answers an event up to a day late with its whole window after a retention run', async () => {
+    const now = Date.now();
+    const identity = `${driver}-offline`;
+    const at = (msAgo: number) => new Date(now - msAgo).toISOString();
+    const send = async (msAgo: number) => {
+      const res = await server.post('/events', { event: 'login', identity, properties: { timestamp: at(msAgo) } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.behaviors as Record<string, { count: number }>;
+    };
+    // Synced from a phone that was offline for a day: two logins 23 h 40 min and 23 h 20 min ago.
+    const hour = 3_600_000;
+    await send(23 * hour + 40 * 60_000);
+    await send(23 * hour + 20 * 60_000);
+    const report = await retention(server.database.db, { retentionDays: 365, now });
+    expect(report.deletedRows.behavior_buckets ?? 0).toBe(0);
+    // One more, 23 h ago, in the same sync: its hour still holds both.
+    const late = await send(23 * hour);
+    expect(late.logins_1h!.count).toBe(3);
+    expect(late.logins_7d!.count).toBe(3);
+  });
+});
