@@ -31,6 +31,10 @@ const historyDays = Number(process.env.BENCH_HISTORY_DAYS ?? 7);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
 
 const behaviors = HISTORY_BEHAVIORS;
+// Points (and so buckets) only for the events retention keeps them for: the longest window and the day after it.
+// Older ones a running store has dropped with their daily partitions; seeding them only to delete them row by row
+// from the default partition (where the seed's days land) would take longer than the seed over more than 7 days.
+const keptSeconds = Math.max(...behaviors.map((b) => b.window_duration_seconds)) + 86_400;
 
 const database = await throwawayDatabase('vigil_history');
 const configPath = join(mkdtempSync(join(tmpdir(), 'vigil-history-')), 'vigil.json');
@@ -202,13 +206,16 @@ async function seed(keyId: string): Promise<void> {
       await c.query(
         `INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
          SELECT $1, ${s.group}, (extract(epoch from occurred_at) * 1000)::int8, ${s.value}, ${s.item}
-         FROM events WHERE id LIKE 'evt_seed%' AND ${s.where}`,
-        [d.id],
+         FROM events WHERE id LIKE 'evt_seed%' AND occurred_at > now() - make_interval(secs => $2) AND ${s.where}`,
+        [d.id, keptSeconds],
       );
     }
-    // Every behavior's buckets in one statement, in the order ingestion writes them (by time, the behaviors mixed):
-    // a bucket lies on the pages of its hour, as in a store that grew by ingestion, and the daily retention run
-    // frees whole pages of old buckets rather than leaving the live ones scattered among the dead.
+    // Every behavior's buckets in one statement, in the order ingestion leaves them (by the time of a bucket's last
+    // event, whose update wrote the row where it lies; the behaviors mixed): a bucket lies on the pages of its hour,
+    // as in a store that grew by ingestion, and the daily retention run frees whole pages of old buckets rather than
+    // leaving the live ones scattered among the dead. Built from all points, the earlier runs' included, so their
+    // buckets are replaced rather than added to.
+    await c.query('DELETE FROM behavior_buckets');
     await c.query(
       `INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at)
        SELECT p.behavior_id, p.group_key, floor(p.at::float8 / d.bucket_ms)::int8, count(*), coalesce(sum(p.value), 0),
@@ -217,11 +224,7 @@ async function seed(keyId: string): Promise<void> {
        FROM behavior_points p JOIN behavior_definitions d ON d.id = p.behavior_id
        WHERE d.enabled
        GROUP BY p.behavior_id, p.group_key, floor(p.at::float8 / d.bucket_ms)::int8, d.definition->>'operation'
-       ORDER BY min(p.at)
-       ON CONFLICT (behavior_id, group_key, bucket) DO UPDATE
-         SET count = behavior_buckets.count + excluded.count, sum = behavior_buckets.sum + excluded.sum,
-             items = ARRAY(SELECT DISTINCT unnest(behavior_buckets.items || excluded.items)),
-             first_at = least(behavior_buckets.first_at, excluded.first_at), last_at = greatest(behavior_buckets.last_at, excluded.last_at)`,
+       ORDER BY max(p.at)`,
     );
     await c.query('VACUUM ANALYZE');
     // Otherwise the seed's gigabytes of dirty pages are written out during the measured run, and every page first
@@ -237,7 +240,8 @@ async function seed(keyId: string): Promise<void> {
 
 /**
  * The retention run a store of this age has had every day: without it the seeded store holds a week of buckets for
- * the 1 h behaviors, which no running store keeps (retention keeps a behavior's buckets for its window and a day).
+ * the 1 h and 24 h behaviors, which no running store keeps (retention keeps a behavior's buckets for its window and a
+ * day).
  */
 async function dailyRetention(): Promise<void> {
   const run = spawnSync(process.execPath, [CLI, 'retention', 'run'], { env, encoding: 'utf8' });
@@ -246,6 +250,8 @@ async function dailyRetention(): Promise<void> {
   await withDatabase(async (c) => {
     await c.query('ANALYZE behavior_buckets');
     await c.query('CHECKPOINT');
+    const { rows } = await c.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');
+    console.log(`store size: ${(Number(rows[0]!.bytes) / 2 ** 30).toFixed(2)} GiB (pg_database_size)`);
   });
 }
 
