@@ -11,12 +11,14 @@ import { HISTORY_BEHAVIORS } from './history-behaviors.js';
 import { freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targets.js';
 
 /**
- * History benchmark: Vigil on PostgreSQL with 5 behaviors, first on an empty store, then on a store already
- * holding 1 million events (seeded with generate_series, behavior points and buckets filled consistently, as
- * ingestion would have). Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the server and PostgreSQL.
- * Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10), BENCH_EVENTS (instead of
- * seconds: this many events per measured run, so buffers per event compare across runs), BENCH_CONNECTIONS (64),
- * BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days the seeded events span).
+ * History benchmark: Vigil on PostgreSQL with 5 behaviors, on an empty store and on a store already holding 1 million
+ * events (seeded with generate_series, behavior points and buckets filled consistently, as ingestion would have), two
+ * databases of one PostgreSQL measured in alternate rounds, so that a drift of the shared machine's speed falls on
+ * both. Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the
+ * server and PostgreSQL. Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10),
+ * BENCH_EVENTS (instead of seconds: this many events per measured run, so buffers per event compare across runs),
+ * BENCH_CONNECTIONS (64), BENCH_ROUNDS (3 per store), BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days
+ * the seeded events span).
  */
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -24,6 +26,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 // not seconds, compare on a machine whose speed drifts with the neighbours' load.
 const amount = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
 // Over 7 days every seeded event lies inside the longest window (7 days), so the full store's windows are full;
 // over more days most of the history is older than any window, as in a store that keeps months of events.
@@ -36,21 +39,38 @@ const behaviors = HISTORY_BEHAVIORS;
 // from the default partition (where the seed's days land) would take longer than the seed over more than 7 days.
 const keptSeconds = Math.max(...behaviors.map((b) => b.window_duration_seconds)) + 86_400;
 
-const database = await throwawayDatabase('vigil_history');
 const configPath = join(mkdtempSync(join(tmpdir(), 'vigil-history-')), 'vigil.json');
 writeFileSync(configPath, JSON.stringify({ behaviors }));
-const env = {
-  ...process.env,
-  DATABASE_URL: database.url,
-  VIGIL_CONFIG: configPath,
-  VIGIL_DB_POOL_SIZE: '20',
-  VIGIL_COMMIT_CONCURRENCY: '8',
-  VIGIL_RATE_LIMIT_RPS: '0',
-  VIGIL_LOG_LEVEL: 'warn',
-};
 
-async function withDatabase<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: database.url });
+/** One store: its database, the environment of a Vigil process on it, and a write key made there. */
+interface Store {
+  label: string;
+  url: string;
+  env: NodeJS.ProcessEnv;
+  key: string;
+  keyId: string;
+  drop(): Promise<void>;
+}
+
+async function openStore(label: string, prefix: string): Promise<Store> {
+  const database = await throwawayDatabase(prefix);
+  const env = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    VIGIL_CONFIG: configPath,
+    VIGIL_DB_POOL_SIZE: '20',
+    VIGIL_COMMIT_CONCURRENCY: '8',
+    VIGIL_RATE_LIMIT_RPS: '0',
+    VIGIL_LOG_LEVEL: 'warn',
+  };
+  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
+  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+  return { label, url: database.url, env, key, keyId: id, drop: database.drop };
+}
+
+async function withDatabase<T>(store: Store, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: store.url });
   await c.connect();
   try {
     return await work(c);
@@ -59,9 +79,9 @@ async function withDatabase<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function startServer(): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
+async function startServer(store: Store): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env: { ...store.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   await waitHealthy(base, child);
   // A server that does not finish its graceful shutdown in 20 s is killed: the figures are already taken.
@@ -82,8 +102,8 @@ const postmaster = await postmasterPid();
  * CPU does not move with the other loads on a shared machine. Backends report at exit, so it is read with the
  * server stopped and covers the warm-up too.
  */
-async function buffers(): Promise<{ hit: number; read: number }> {
-  return withDatabase(async (c) => {
+async function buffers(store: Store): Promise<{ hit: number; read: number }> {
+  return withDatabase(store, async (c) => {
     await c.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await c.query<{ hit: string; read: string }>(
       'SELECT blks_hit AS hit, blks_read AS read FROM pg_stat_database WHERE datname = current_database()',
@@ -96,8 +116,8 @@ async function buffers(): Promise<{ hit: number; read: number }> {
  * Buffers per table and index (partitions counted with their parent): which relations a run's page reads come
  * from, so a change to the store's layout can be aimed and checked.
  */
-async function relationBuffers(): Promise<Map<string, { hit: number; read: number }>> {
-  return withDatabase(async (c) => {
+async function relationBuffers(store: Store): Promise<Map<string, { hit: number; read: number }>> {
+  return withDatabase(store, async (c) => {
     await c.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await c.query<{ name: string; hit: string; read: string }>(
       `SELECT coalesce((SELECT i.inhparent::regclass::text FROM pg_inherits i WHERE i.inhrelid = s.relid), s.relname::text) AS name,
@@ -111,11 +131,13 @@ async function relationBuffers(): Promise<Map<string, { hit: number; read: numbe
 }
 
 let counter = 0;
-async function measure(label: string, key: string) {
-  const startBuffers = await buffers();
-  const startRelations = await relationBuffers();
+/** One measured round on a store: a fresh server, 3 s of warm-up, then BENCH_SECONDS (or BENCH_EVENTS) measured. */
+async function measure(store: Store) {
+  const { label, key } = store;
+  const startBuffers = await buffers(store);
+  const startRelations = await relationBuffers(store);
   const startCounter = counter;
-  const server = await startServer();
+  const server = await startServer(store);
   let result;
   try {
     const drive = (duration: number, events?: number) =>
@@ -137,9 +159,9 @@ async function measure(label: string, key: string) {
   } finally {
     await server.stop();
   }
-  const endBuffers = await buffers();
+  const endBuffers = await buffers(store);
   const events = counter - startCounter;
-  const relations = [...(await relationBuffers())]
+  const relations = [...(await relationBuffers(store))]
     .map(([name, end]) => {
       const start = startRelations.get(name) ?? { hit: 0, read: 0 };
       return { name, hits: (end.hit - start.hit) / events, reads: (end.read - start.read) / events };
@@ -156,8 +178,9 @@ async function measure(label: string, key: string) {
  * ~780 pages per event); that lasts until autovacuum's first pass (a minute), so it is not what the store's size
  * costs. The full store is analyzed after its seed, so both are measured with statistics.
  */
-async function youngStore(key: string): Promise<void> {
-  const server = await startServer();
+async function youngStore(store: Store): Promise<void> {
+  const { key } = store;
+  const server = await startServer(store);
   try {
     await autocannon({
       url: `${server.url}/events`,
@@ -170,15 +193,16 @@ async function youngStore(key: string): Promise<void> {
   } finally {
     await server.stop();
   }
-  await withDatabase((c) => c.query('ANALYZE'));
+  await withDatabase(store, (c) => c.query('ANALYZE'));
 }
 
 /**
  * 1M events over the last BENCH_HISTORY_DAYS days (7: all of it inside the longest window) for the bench's users and
  * devices, plus their behavior points and buckets.
  */
-async function seed(keyId: string): Promise<void> {
-  await withDatabase(async (c) => {
+async function seed(store: Store): Promise<void> {
+  const { keyId } = store;
+  await withDatabase(store, async (c) => {
     const started = Date.now();
     await c.query(
       `INSERT INTO events (id, key_id, name, identity, device_id, handprint_id, ip, properties, tags, risk_score, response, occurred_at, received_at)
@@ -243,11 +267,11 @@ async function seed(keyId: string): Promise<void> {
  * the 1 h and 24 h behaviors, which no running store keeps (retention keeps a behavior's buckets for its window and a
  * day).
  */
-async function dailyRetention(): Promise<void> {
-  const run = spawnSync(process.execPath, [CLI, 'retention', 'run'], { env, encoding: 'utf8' });
+async function dailyRetention(store: Store): Promise<void> {
+  const run = spawnSync(process.execPath, [CLI, 'retention', 'run'], { env: store.env, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`retention run failed: ${run.stderr}`);
   console.log(`retention run: ${run.stdout.trim().split('\n').join('; ')}`);
-  await withDatabase(async (c) => {
+  await withDatabase(store, async (c) => {
     await c.query('ANALYZE behavior_buckets');
     await c.query('CHECKPOINT');
     const { rows } = await c.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');
@@ -255,32 +279,56 @@ async function dailyRetention(): Promise<void> {
   });
 }
 
+type Round = Awaited<ReturnType<typeof measure>>;
+const cpu = (r: Round) => r.cpu.server + r.cpu.postgres;
+/** The round with the median events/s. */
+const median = (runs: Round[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+
+const stores: Store[] = [];
 try {
-  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
-  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
-  const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
-  await youngStore(key);
-  const empty = await measure('empty store', key);
-  await seed(id);
-  await dailyRetention();
-  const full = await measure(`${(historyEvents / 1e6).toFixed(1)}M events/${historyDays}d`, key);
-  console.log(`\nPostgreSQL, 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} (load average before each run shown)`);
-  console.log(
-    `${'store'.padEnd(14)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)}`,
-  );
-  for (const r of [empty, full]) {
-    console.log(
-      `${r.label.padEnd(14)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)}`,
-    );
+  const empty = await openStore('empty store', 'vigil_history_empty');
+  stores.push(empty);
+  const full = await openStore(`${(historyEvents / 1e6).toFixed(1)}M events/${historyDays}d`, 'vigil_history_full');
+  stores.push(full);
+  await youngStore(empty);
+  await youngStore(full);
+  await seed(full);
+  await dailyRetention(full);
+  const runs = new Map<Store, Round[]>([
+    [empty, []],
+    [full, []],
+  ]);
+  for (let round = 0; round < rounds; round++) {
+    for (const store of [empty, full]) runs.get(store)!.push(await measure(store));
+    console.log(`round ${round + 1}/${rounds} done`);
   }
-  for (const r of [empty, full]) {
-    console.log(`\nbuffers per event by relation, ${r.label} (most reads first): hits + reads`);
+
+  console.log(
+    `\nPostgreSQL, 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
+  );
+  console.log(
+    `${'store'.padEnd(16)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)}`,
+  );
+  for (let round = 0; round < rounds; round++) {
+    for (const store of [empty, full]) {
+      const r = runs.get(store)![round]!;
+      console.log(
+        `${`${r.label} ${round + 1}`.padEnd(16)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)}`,
+      );
+    }
+  }
+  const e = median(runs.get(empty)!);
+  const f = median(runs.get(full)!);
+  for (const r of [e, f]) {
+    console.log(`\nbuffers per event by relation, ${r.label}, median round (most reads first): hits + reads`);
     for (const x of r.relations) console.log(`  ${x.name.padEnd(44)} ${x.hits.toFixed(1).padStart(7)} ${x.reads.toFixed(2).padStart(7)}`);
   }
-  const cpu = (r: typeof empty) => r.cpu.server + r.cpu.postgres;
-  console.log(`\nthroughput full ÷ empty: ${(full.rps / empty.rps).toFixed(2)} (target ≥ 0.95); p99 full ÷ empty: ${(full.p99 / empty.p99).toFixed(2)}`);
-  console.log(`CPU per event (server + PostgreSQL) empty ÷ full: ${(cpu(empty) / cpu(full)).toFixed(2)}`);
-  console.log(`database buffers per event (hits + reads) empty ÷ full: ${((empty.hits + empty.reads) / (full.hits + full.reads)).toFixed(2)}`);
+  const byRound = runs.get(full)!.map((r, i) => (r.rps / runs.get(empty)![i]!.rps).toFixed(2));
+  console.log(
+    `\nthroughput full ÷ empty (median rounds): ${(f.rps / e.rps).toFixed(2)} (target ≥ 0.95; by round ${byRound.join(' / ')}); p99 full ÷ empty: ${(f.p99 / e.p99).toFixed(2)}`,
+  );
+  console.log(`CPU per event (server + PostgreSQL) empty ÷ full: ${(cpu(e) / cpu(f)).toFixed(2)}`);
+  console.log(`database buffers per event (hits + reads) empty ÷ full: ${((e.hits + e.reads) / (f.hits + f.reads)).toFixed(2)}`);
 } finally {
-  await database.drop();
+  for (const store of stores) await store.drop();
 }
