@@ -1,8 +1,14 @@
-# Sourced by scripts that run a Vigil server of their own under `make test`: a database of its own on the run's
-# PostgreSQL server (VIGIL_TEST_DATABASE_URL, from with-postgres.sh), made and dropped by name.
+# Sourced by with-postgres.sh, for Debian's PostgreSQL programs, and by scripts that run a Vigil server of their own
+# under `make test`: a database of its own on the run's PostgreSQL server (VIGIL_TEST_DATABASE_URL, from
+# with-postgres.sh), made and dropped by name.
+
+# The newest installed PostgreSQL's bin directory; empty when none is.
+test_database_pg_bin() {
+  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
+}
 
 test_database_psql() {
-  echo "$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/psql"
+  echo "$(test_database_pg_bin)/psql"
 }
 
 # Makes database $1 and prints its URL.

@@ -3,19 +3,17 @@
 # exported as VIGIL_TEST_DATABASE_URL. The server and its data are removed when the command ends.
 set -euo pipefail
 
-pg_bin() {
-  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test-database.sh"
 
 SUDO=""
 [ "$(id -u)" != 0 ] && command -v sudo >/dev/null && SUDO=sudo
-if [ -z "$(pg_bin)" ]; then
+if [ -z "$(test_database_pg_bin)" ]; then
   echo "with-postgres: installing Debian's postgresql package" >&2
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq postgresql >/dev/null
 fi
-BIN=$(pg_bin)
+BIN=$(test_database_pg_bin)
 
 # PostgreSQL refuses to run as root: as root, run it as the postgres user the package created.
 as_pg() {
