@@ -8,7 +8,7 @@ import pg from 'pg';
 import { eventBody } from './bodies.js';
 import { perEvent, sampleCpu } from './cpu.js';
 import { HISTORY_BEHAVIORS } from './history-behaviors.js';
-import { freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targets.js';
+import { createWriteKey, freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targets.js';
 
 /**
  * History benchmark: Vigil on PostgreSQL with 5 behaviors, on an empty store and on a store already holding 1 million
@@ -54,8 +54,7 @@ interface Store {
 
 async function openStore(label: string, prefix: string): Promise<Store> {
   const database = await throwawayDatabase(prefix);
-  const env = {
-    ...process.env,
+  const settings = {
     DATABASE_URL: database.url,
     VIGIL_CONFIG: configPath,
     VIGIL_DB_POOL_SIZE: '20',
@@ -63,10 +62,8 @@ async function openStore(label: string, prefix: string): Promise<Store> {
     VIGIL_RATE_LIMIT_RPS: '0',
     VIGIL_LOG_LEVEL: 'warn',
   };
-  const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
-  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
-  const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
-  return { label, url: database.url, env, key, keyId: id, drop: database.drop };
+  const { id, key } = createWriteKey(settings);
+  return { label, url: database.url, env: { ...process.env, ...settings }, key, keyId: id, drop: database.drop };
 }
 
 async function withDatabase<T>(store: Store, work: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -131,6 +128,18 @@ async function relationBuffers(store: Store): Promise<Map<string, { hit: number;
 }
 
 let counter = 0;
+/** The bench's traffic for `duration` seconds (or `events` events) at one server, each event a new body. */
+const drive = (url: string, key: string, duration: number, events?: number) =>
+  autocannon({
+    ...(events ? { amount: events } : {}),
+    url: `${url}/events`,
+    method: 'POST',
+    connections,
+    duration,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
+  });
+
 /** One measured round on a store: a fresh server, 3 s of warm-up, then BENCH_SECONDS (or BENCH_EVENTS) measured. */
 async function measure(store: Store) {
   const { label, key } = store;
@@ -140,20 +149,10 @@ async function measure(store: Store) {
   const server = await startServer(store);
   let result;
   try {
-    const drive = (duration: number, events?: number) =>
-      autocannon({
-        ...(events ? { amount: events } : {}),
-        url: `${server.url}/events`,
-        method: 'POST',
-        connections,
-        duration,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
-      });
-    await drive(3); // warm-up
+    await drive(server.url, key, 3); // warm-up
     const load = loadavg()[0]!.toFixed(2);
     const before = sampleCpu(server.pid, postmaster);
-    const r = await drive(seconds, amount);
+    const r = await drive(server.url, key, seconds, amount);
     const cpu = perEvent(before, sampleCpu(server.pid, postmaster), r.requests.total);
     result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load, cpu };
   } finally {
@@ -179,17 +178,9 @@ async function measure(store: Store) {
  * costs. The full store is analyzed after its seed, so both are measured with statistics.
  */
 async function youngStore(store: Store): Promise<void> {
-  const { key } = store;
   const server = await startServer(store);
   try {
-    await autocannon({
-      url: `${server.url}/events`,
-      method: 'POST',
-      connections,
-      duration: 3,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
-    });
+    await drive(server.url, store.key, 3);
   } finally {
     await server.stop();
   }

@@ -98,7 +98,7 @@ const measured: { nodes: number; rounds: Round[] }[] = [];
 for (const count of nodeCounts) {
   const database = await throwawayDatabase(`vigil_scale_${count}`);
   const env = { DATABASE_URL: database.url };
-  const key = createWriteKey(env);
+  const { key } = createWriteKey(env);
   const nodes: Target[] = [];
   try {
     for (let i = 0; i < count; i++) nodes.push(await serveVigil(`vigil ${i + 1}/${count}`, env, key));

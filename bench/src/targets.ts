@@ -103,20 +103,20 @@ export async function startVigil(driver: 'pglite' | 'postgres'): Promise<Target>
     env = { DATABASE_URL: database.url };
     cleanup = database.drop;
   }
-  return serveVigil(`vigil ${driver}`, env, createWriteKey(env), cleanup);
+  return serveVigil(`vigil ${driver}`, env, createWriteKey(env).key, cleanup);
 }
 
 /** Vigil's environment in a benchmark: rate limiting off so it measures the path, quiet logs. */
 const benchEnv = (env: Record<string, string>) => ({ ...process.env, ...env, VIGIL_RATE_LIMIT_RPS: '0', VIGIL_LOG_LEVEL: 'warn' });
 
-/** A write key made with the CLI, as an operator would. */
-export function createWriteKey(env: Record<string, string>): string {
+/** A write key made with the CLI, as an operator would: its id (the events' `key_id`) and the key itself. */
+export function createWriteKey(env: Record<string, string>): { id: string; key: string } {
   const created = spawnSync(process.execPath, [CLI, 'keys', 'create', '--kind', 'write', '--name', 'bench', '--json'], {
     env: benchEnv(env),
     encoding: 'utf8',
   });
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
-  return (JSON.parse(created.stdout) as { key: string }).key;
+  return JSON.parse(created.stdout) as { id: string; key: string };
 }
 
 /** One `vigil serve` process on `env`'s database, answering once healthy. */
