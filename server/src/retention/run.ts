@@ -90,27 +90,23 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   };
 
   let pointsCutoff = 0;
-  let behaviors: { id: string; bucket_ms: number; window_ms: number }[] = [];
+  let buckets: { id: string; bucketMs: number; keptMs: number }[] = [];
   report.ran = await alone(async (tx) => {
     for (const spec of PARTITIONED) report.created.push(...(await createAhead(tx, spec, now)));
-    const longest = await longestWindowMs(tx);
+    const behaviors = await behaviorWindows(tx);
+    const longest = Math.max(0, ...behaviors.flatMap((b) => (b.enabled && b.windowMs !== null ? [b.windowMs] : [])));
     pointsCutoff = now - longest - LATE_MARGIN_MS;
-    // A behavior's buckets serve its own window only: a 1 h counter beside a 7-day one keeps a day of buckets, not
-    // eight (most of the bucket table in such a store). A disabled one's are kept no longer than the enabled need:
-    // re-enabling it starts it again from stored events.
-    behaviors = await rows(
-      tx,
-      sql`SELECT id, bucket_ms, least((definition->>'window_duration_seconds')::float8 * 1000, ${longest}::float8) AS window_ms
-          FROM behavior_definitions ORDER BY id`,
-    );
+    // A behavior's buckets serve its own window only: a 1 h counter beside a 7-day one keeps 25 hours of buckets, not
+    // eight days (most of the bucket table in such a store). A disabled one's are kept no longer than the enabled
+    // need: re-enabling it starts it again from stored events.
+    buckets = behaviors.map((b) => ({ id: b.id, bucketMs: b.bucketMs, keptMs: Math.min(b.windowMs ?? longest, longest) }));
   });
   if (!report.ran) return report;
 
   report.pointsCutoff = new Date(pointsCutoff).toISOString();
   report.ran = await inBatches('behavior_points_default', oldDefaultRows(POINTS, pointsCutoff));
-  for (const b of behaviors) {
-    const cutoff = now - Number(b.window_ms) - LATE_MARGIN_MS;
-    if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, Number(b.bucket_ms), cutoff));
+  for (const b of buckets) {
+    if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, b.bucketMs, now - b.keptMs - LATE_MARGIN_MS));
   }
   if (!report.ran) return report;
 
@@ -202,13 +198,14 @@ async function drop(tx: Queryable, spec: PartitionedTable, partitions: Partition
   return dropped;
 }
 
-/** The longest window among enabled behaviors, in milliseconds (0 without any). */
-async function longestWindowMs(tx: Queryable): Promise<number> {
-  const [row] = await rows<{ ms: number | null }>(
+/** Every behavior definition's window in milliseconds (null when it has none), enabled or not. */
+async function behaviorWindows(tx: Queryable): Promise<{ id: string; bucketMs: number; enabled: boolean; windowMs: number | null }[]> {
+  const found = await rows<{ id: string; bucket_ms: number; enabled: boolean; window_ms: number | null }>(
     tx,
-    sql`SELECT max((definition->>'window_duration_seconds')::float8) * 1000 AS ms FROM behavior_definitions WHERE enabled`,
+    sql`SELECT id, bucket_ms, enabled, (definition->>'window_duration_seconds')::float8 * 1000 AS window_ms
+        FROM behavior_definitions ORDER BY id`,
   );
-  return Number(row?.ms ?? 0);
+  return found.map((r) => ({ id: r.id, bucketMs: Number(r.bucket_ms), enabled: r.enabled, windowMs: r.window_ms === null ? null : Number(r.window_ms) }));
 }
 
 /** What a run did, in one line per change, for the log and `vigil retention run`. */
