@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { eventBody } from './bodies.js';
@@ -241,15 +242,32 @@ async function seed(store: Store): Promise<void> {
        GROUP BY p.behavior_id, p.group_key, floor(p.at::float8 / d.bucket_ms)::int8, d.definition->>'operation'
        ORDER BY max(p.at)`,
     );
+    // The spans ingestion would have built: a window reading a span whole builds it once it holds three buckets or
+    // more (none with a HyperLogLog), so a week of traffic leaves every such span before the current one built,
+    // each written about when its last bucket was.
+    await c.query('DELETE FROM behavior_spans');
+    await c.query(
+      `INSERT INTO behavior_spans (behavior_id, group_key, span, count, sum, items)
+       SELECT k.behavior_id, k.group_key, k.bucket / ${SPAN_BUCKETS},
+              sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1),
+              CASE WHEN d.definition->>'operation' = 'unique' THEN coalesce(array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL), '{}') END
+       FROM behavior_buckets k JOIN behavior_definitions d ON d.id = k.behavior_id
+       LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
+       WHERE k.bucket / ${SPAN_BUCKETS} < (extract(epoch from now()) * 1000)::int8 / d.bucket_ms / ${SPAN_BUCKETS}
+       GROUP BY k.behavior_id, k.group_key, k.bucket / ${SPAN_BUCKETS}, d.definition->>'operation'
+       HAVING count(DISTINCT k.bucket) >= 3 AND bool_and(k.hll IS NULL)
+       ORDER BY max(k.last_at)`,
+    );
     await c.query('VACUUM ANALYZE');
     // Otherwise the seed's gigabytes of dirty pages are written out during the measured run, and every page first
     // touched after the checkpoint starts costs a full-page image in the WAL: the seed's cost, not history's.
     await c.query('CHECKPOINT');
-    const counts = await c.query<{ events: string; points: string; buckets: string }>(
-      `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM behavior_points) AS points, (SELECT count(*) FROM behavior_buckets) AS buckets`,
+    const counts = await c.query<{ events: string; points: string; buckets: string; spans: string }>(
+      `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM behavior_points) AS points, (SELECT count(*) FROM behavior_buckets) AS buckets,
+              (SELECT count(*) FROM behavior_spans) AS spans`,
     );
-    const { events, points, buckets } = counts.rows[0]!;
-    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s: ${events} events, ${points} behavior points, ${buckets} buckets`);
+    const { events, points, buckets, spans } = counts.rows[0]!;
+    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s: ${events} events, ${points} behavior points, ${buckets} buckets, ${spans} spans`);
   });
 }
 

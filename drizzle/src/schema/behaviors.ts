@@ -77,3 +77,33 @@ export const behaviorBuckets = pgTable(
     index('behavior_buckets_age_idx').on(t.behaviorId, t.bucket),
   ],
 );
+
+/** Buckets per span: span `s` of `behavior_spans` sums buckets [s * 8, s * 8 + 8). */
+export const SPAN_BUCKETS = 8;
+
+/**
+ * Sums of 8 consecutive buckets (`span` = floor(bucket / 8)), so a window's body reads a few span rows and the
+ * buckets at its ends, not one row per bucket: ingestion leaves a group's buckets on a page each. A cache of
+ * `behavior_buckets`, built when a window first reads a span whole and deleted by any write to one of its buckets
+ * (a late event, a backfill); a span with a HyperLogLog bucket is not built.
+ */
+export const behaviorSpans = pgTable(
+  'behavior_spans',
+  {
+    behaviorId: text('behavior_id').notNull(),
+    groupKey: text('group_key').notNull(),
+    /** floor(bucket / 8): the span holds buckets [span * 8, span * 8 + 8). */
+    span: bigint('span', { mode: 'number' }).notNull(),
+    /** Sum of the buckets' counts. */
+    count: bigint('count', { mode: 'number' }).notNull(),
+    /** Sum of the buckets' sums. */
+    sum: doublePrecision('sum').notNull(),
+    /** Unique only: the distinct values of all its buckets; null for count and sum. */
+    items: text('items').array(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.behaviorId, t.groupKey, t.span] }),
+    // Retention deletes a behavior's old spans as one index range, as it does its buckets.
+    index('behavior_spans_age_idx').on(t.behaviorId, t.span),
+  ],
+);

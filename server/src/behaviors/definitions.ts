@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { behaviorBuckets, behaviorDefinitions, behaviorPoints } from '@vigil/drizzle/schema';
+import { behaviorBuckets, behaviorDefinitions, behaviorPoints, behaviorSpans } from '@vigil/drizzle/schema';
 import type { Db, Tx } from '../db/handle.js';
 import { behaviorConfigSchema, type BehaviorConfig } from './config.js';
 import { compileBehavior, type CompiledBehavior } from './definition.js';
@@ -49,6 +49,7 @@ async function dropData(tx: Tx, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.delete(behaviorPoints).where(inArray(behaviorPoints.behaviorId, ids));
   await tx.delete(behaviorBuckets).where(inArray(behaviorBuckets.behaviorId, ids));
+  await tx.delete(behaviorSpans).where(inArray(behaviorSpans.behaviorId, ids));
   await tx.delete(behaviorDefinitions).where(inArray(behaviorDefinitions.id, ids));
 }
 

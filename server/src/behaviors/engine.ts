@@ -1,8 +1,18 @@
 import type { Queryable } from '../db/handle.js';
 import type { CompiledBehavior } from './definition.js';
 import type { EventFacts } from './fields.js';
-import { lockGroups, readBuckets, readWindows, writeCounts, type BucketKey, type BucketRow, type PointRow, type WindowQuery } from './store.js';
-import { addToBucket, answer, windowCuts, type BehaviorValue, type BucketState, type Point, type WindowRead } from './window.js';
+import {
+  lockGroups,
+  readBuckets,
+  readWindows,
+  writeCounts,
+  type BucketKey,
+  type BucketRow,
+  type PointRow,
+  type SpanWrites,
+  type WindowQuery,
+} from './store.js';
+import { addToBucket, answer, spanOf, windowCuts, type BehaviorValue, type BucketState, type Point, type WindowRead } from './window.js';
 
 interface Pair {
   behavior: CompiledBehavior;
@@ -13,15 +23,20 @@ interface Pair {
   buckets: Map<number, BucketState | undefined>;
   /** Each distinct event time's window as read. */
   windows: Map<number, WindowRead>;
+  /** Spans its windows read as buckets and found worth building. */
+  unbuilt: Set<number>;
+  /** Built spans it may write into: those of its windows' last buckets, as read; every one it writes when not read. */
+  built: Set<number> | 'unknown';
 }
 
 /**
  * Counts a batch of events for the given behaviors and, when `answering`, returns each event's behavior values
  * (keyed by behavior name; behaviors that do not match, or whose group key is missing, are absent).
  *
- * Per batch, whatever its size: one lock statement, one read, and one write of points and buckets.
- * The read is one row per event and behavior (see readWindows): the database sums each window's buckets and edge
- * points itself, so what crosses to the server does not grow with stored history or with a window's events.
+ * Per batch, whatever its size: one lock statement, one read, and one write of points and buckets (and of the
+ * spans the read found worth building). The read is one row per event and behavior (see readWindows): the database
+ * sums each window's spans, buckets and edge points itself, so what crosses to the server does not grow with stored
+ * history or with a window's events.
  * Without answers (backfill) only the buckets the events land in are read.
  */
 export async function countEvents(
@@ -39,7 +54,11 @@ export async function countEvents(
       if (groupKey === null) continue;
       const key = `${behavior.id} ${groupKey}`; // ids have no space, so this is unambiguous
       let pair = pairs.get(key);
-      if (!pair) pairs.set(key, (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map() }));
+      if (!pair)
+        pairs.set(
+          key,
+          (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map(), unbuilt: new Set(), built: answering ? new Set() : 'unknown' }),
+        );
       pair.events.push({ index, point: { at: f.at, value: behavior.value(f), item: behavior.item(f) } });
     }
   });
@@ -62,6 +81,8 @@ export async function countEvents(
       const { pair, at } = owners[i]!;
       pair.windows.set(at, read);
       pair.buckets.set(queries[i]!.last, last);
+      for (const span of read.unbuilt) pair.unbuilt.add(span);
+      if (read.lastSpanned && pair.built !== 'unknown') pair.built.add(spanOf(queries[i]!.last));
     });
   } else {
     const keys: BucketKey[] = [];
@@ -79,6 +100,7 @@ export async function countEvents(
 
   const points: PointRow[] = [];
   const buckets: BucketRow[] = [];
+  const spans: SpanWrites = { drop: [], build: [] };
   for (const pair of pairs.values()) {
     const b = pair.behavior;
     if (answering) {
@@ -97,7 +119,14 @@ export async function countEvents(
       touched.add(bucket);
     }
     for (const bucket of touched) buckets.push({ behaviorId: b.id, groupKey: pair.groupKey, bucket, state: pair.buckets.get(bucket)! });
+    const written = new Set([...touched].map(spanOf));
+    for (const span of written) {
+      if (pair.built === 'unknown' || pair.built.has(span)) spans.drop.push({ behaviorId: b.id, groupKey: pair.groupKey, span });
+      // Built from its buckets before this write, it would miss it: it waits for a later read.
+      pair.unbuilt.delete(span);
+    }
+    for (const span of pair.unbuilt) spans.build.push({ behaviorId: b.id, groupKey: pair.groupKey, span, unique: b.operation === 'unique' });
   }
-  await writeCounts(tx, points, buckets);
+  await writeCounts(tx, points, buckets, spans);
   return results;
 }

@@ -2,7 +2,7 @@ import { keys, probe, records, writeAll } from '../db/compose.js';
 import type { Queryable } from '../db/handle.js';
 import { preparedRows, raw, sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
-import type { BucketState, Point, WindowRead, windowCuts } from './window.js';
+import { SPAN_BUCKETS, type BucketState, type Point, type WindowRead, type windowCuts } from './window.js';
 
 // Two-key advisory locks live in a key space apart from the one-key locks used for idempotency.
 const LOCK_CLASS = 0x6268_7672; // "bhvr"
@@ -79,9 +79,30 @@ export interface WindowQuery extends ReturnType<typeof windowCuts> {
 }
 
 /**
- * Each window's stored part in one row: the database sums the body's buckets and the edges' points, so the rows
- * crossing to the server do not grow with history or with the events in a window. The last bucket comes whole,
- * as the event's own write needs it too.
+ * A span read as its buckets is built when it has at least this many: then one span row replaces them in every later
+ * window that covers it. A sparser span costs about as much read either way, and building it would be a write.
+ */
+export const SPAN_MIN_BUCKETS = 3;
+
+/** The spans that `spanned` (one entry per bucket read, by span) says are worth building, less the inexact ones. */
+function worthBuilding(spanned: number[] | null, inexact: number[] | null): number[] {
+  const buckets = new Map<number, number>();
+  for (const span of spanned ?? []) buckets.set(span, (buckets.get(span) ?? 0) + 1);
+  const skip = new Set(inexact ?? []);
+  return [...buckets].filter(([span, n]) => n >= SPAN_MIN_BUCKETS && !skip.has(span)).map(([span]) => span);
+}
+
+/**
+ * The body's whole spans as a list, not as generate_series bounds: the planner expects 1,000 rows of a series with
+ * unknown bounds and 10 of an array, and with a thousand bucket probes per window the plan's cost passes the JIT
+ * threshold; compiling it took a second per batch.
+ */
+const spanRange = (lo: number, hi: number) => Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
+
+/**
+ * Each window's stored part in one row: the database sums the body's spans and buckets and the edges' points, so
+ * the rows crossing to the server do not grow with history or with the events in a window. The last bucket comes
+ * whole, as the event's own write needs it too.
  */
 export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promise<{ read: WindowRead; last: BucketState | undefined }[]> {
   if (windows.length === 0) return [];
@@ -91,6 +112,11 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     g: w.groupKey,
     first: w.first,
     body_from: w.bodyFrom,
+    span_lo: w.spanLo,
+    span_hi: w.spanHi,
+    spans: spanRange(w.spanLo, w.spanHi),
+    left_to: w.leftTo,
+    right_from: w.rightFrom,
     last: w.last,
     head_from: w.headFrom,
     head_to: w.headTo,
@@ -106,6 +132,12 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
       body_sum: number;
       body_items: string[] | null;
       body_hlls: string[] | null;
+      spanned: number[] | null;
+      inexact: number[] | null;
+      span_count: number;
+      span_sum: number;
+      span_items: string[] | null;
+      last_spanned: boolean;
       head_count: number;
       head_sum: number;
       head_items: string[] | null;
@@ -117,17 +149,22 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     tx,
     // The last bucket, and the first when the window starts inside it, come first: their event times say whether
     // their points must be read at all. A first bucket wholly inside the window (and exact: no HyperLogLog) is
-    // summed with the body. A bucket's items are unnested to one row each, so its count and sum are taken from its
-    // first row only.
+    // summed with the body. The body's built spans come next (with the last bucket's, which only says whether the
+    // write must drop it); its buckets are then read by ranges, each an index range probed on its own (a filter on
+    // the bucket would still visit every bucket's row): the two ends and each whole span not built, or the whole
+    // body at once when no span is. A bucket's or span's items are unnested to one row each, so its count and sum
+    // are taken from its first row only.
     sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
+               body.spanned, body.inexact,
+               sp.c AS span_count, sp.s AS span_sum, sp.items AS span_items, sp.last_spanned,
                head.c AS head_count, head.s AS head_sum, head.items AS head_items,
                tail.c AS tail_count, tail.s AS tail_sum,
                CASE WHEN w.uq AND tail.c > 0 THEN coalesce(lp.items, '{}') END AS last_items,
                ${raw(BUCKET_COLUMNS)}
         FROM ${records(
           input,
-          'n int, id text, g text, first int8, body_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
+          'n int, id text, g text, first int8, body_from int8, span_lo int8, span_hi int8, spans int8[], left_to int8, right_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
           'w',
         )}
         LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket = w.last`)} AS b ON true
@@ -136,13 +173,29 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
               WHERE w.head_to > w.head_from AND behavior_id = w.id AND group_key = w.g AND bucket = w.first`,
         )} AS hb ON true
         CROSS JOIN LATERAL (
+          SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi AND (x.o IS NULL OR x.o = 1)) AS built,
+                 coalesce(sum(s.count) FILTER (WHERE s.span <= w.span_hi AND (x.o IS NULL OR x.o = 1)), 0)::float8 AS c,
+                 coalesce(sum(s.sum) FILTER (WHERE s.span <= w.span_hi AND (x.o IS NULL OR x.o = 1)), 0) AS s,
+                 array_agg(DISTINCT x.v) FILTER (WHERE s.span <= w.span_hi AND x.v IS NOT NULL) AS items,
+                 coalesce(bool_or(s.span = w.last / ${raw(String(SPAN_BUCKETS))}), false) AS last_spanned
+          FROM behavior_spans s LEFT JOIN LATERAL unnest(s.items) WITH ORDINALITY AS x(v, o) ON true
+          WHERE s.behavior_id = w.id AND s.group_key = w.g
+            AND s.span >= least(w.span_lo, w.last / ${raw(String(SPAN_BUCKETS))}) AND s.span <= w.last / ${raw(String(SPAN_BUCKETS))}) AS sp
+        CROSS JOIN LATERAL (
           SELECT coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0)::float8 AS c,
                  coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
                  array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL) AS items,
-                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS hlls
-          FROM behavior_buckets k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
-          WHERE k.behavior_id = w.id AND k.group_key = w.g AND k.bucket < w.last
-            AND k.bucket >= CASE WHEN hb.whole THEN w.first ELSE w.body_from END) AS body
+                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS hlls,
+                 array_agg((k.bucket / ${raw(String(SPAN_BUCKETS))})::float8)
+                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND (x.o IS NULL OR x.o = 1)) AS spanned,
+                 array_agg((k.bucket / ${raw(String(SPAN_BUCKETS))})::float8)
+                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS inexact
+          FROM (SELECT CASE WHEN hb.whole THEN w.first ELSE w.body_from END AS lo, CASE WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
+                UNION ALL SELECT w.right_from, w.last WHERE sp.built IS NOT NULL
+                UNION ALL SELECT g * ${raw(String(SPAN_BUCKETS))}, (g + 1) * ${raw(String(SPAN_BUCKETS))}
+                  FROM unnest(w.spans) AS g WHERE sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
+          CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k
+          LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true) AS body
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
           FROM behavior_points p
@@ -163,10 +216,17 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
   for (const r of found) {
     out[r.n] = {
       read: {
-        body: { count: Number(r.body_count), sum: Number(r.body_sum), items: r.body_items ?? [], hlls: (r.body_hlls ?? []).map((h) => HyperLogLog.fromHex(h)) },
+        body: {
+          count: Number(r.body_count) + Number(r.span_count),
+          sum: Number(r.body_sum) + Number(r.span_sum),
+          items: [...(r.body_items ?? []), ...(r.span_items ?? [])],
+          hlls: (r.body_hlls ?? []).map((h) => HyperLogLog.fromHex(h)),
+        },
         head: { count: Number(r.head_count), sum: Number(r.head_sum), items: r.head_items ?? [] },
         tail: { count: Number(r.tail_count), sum: Number(r.tail_sum) },
         lastItems: r.last_items,
+        unbuilt: worthBuilding(r.spanned, r.inexact),
+        lastSpanned: r.last_spanned,
       },
       last: bucketState(r),
     };
@@ -186,11 +246,27 @@ export interface BucketRow {
   state: BucketState;
 }
 
+export interface SpanKey {
+  behaviorId: string;
+  groupKey: string;
+  span: number;
+  unique: boolean;
+}
+
+/** What a batch does to spans: drops the built ones its buckets change, builds the ones its reads found worth it. */
+export interface SpanWrites {
+  /** Built spans holding a bucket the batch writes (a late event, a backfill). */
+  drop: Omit<SpanKey, 'unique'>[];
+  /** Spans to build from their buckets; none the batch writes into (the statement's reads do not see its writes). */
+  build: SpanKey[];
+}
+
 /**
  * Stores the batch's points and whole bucket states in one statement: the caller holds the groups' locks, so
- * what it read is still current.
+ * what it read is still current. The same statement drops and builds spans as `spans` says; a span with a
+ * HyperLogLog bucket is left unbuilt.
  */
-export async function writeCounts(tx: Queryable, points: PointRow[], buckets: BucketRow[]): Promise<void> {
+export async function writeCounts(tx: Queryable, points: PointRow[], buckets: BucketRow[], spans: SpanWrites = { drop: [], build: [] }): Promise<void> {
   const writes = [];
   if (points.length > 0) {
     writes.push(sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
@@ -217,6 +293,32 @@ export async function writeCounts(tx: Queryable, points: PointRow[], buckets: Bu
       ON CONFLICT (behavior_id, group_key, bucket)
       DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll,
                     first_at = excluded.first_at, last_at = excluded.last_at`);
+  }
+  if (spans.drop.length > 0) {
+    writes.push(sql`DELETE FROM behavior_spans WHERE ctid = ANY(ARRAY(
+      SELECT s.ctid FROM ${records(
+        spans.drop.map((d) => ({ id: d.behaviorId, g: d.groupKey, s: d.span })),
+        'id text, g text, s int8',
+      )} CROSS JOIN ${probe(sql`SELECT ctid FROM behavior_spans WHERE behavior_id = t.id AND group_key = t.g AND span = t.s`)} AS s))`);
+  }
+  if (spans.build.length > 0) {
+    writes.push(sql`INSERT INTO behavior_spans (behavior_id, group_key, span, count, sum, items)
+      SELECT q.id, q.g, q.s, a.c, a.s, CASE WHEN q.uq THEN coalesce(a.items, '{}') END
+      FROM ${records(
+        spans.build.map((s) => ({ id: s.behaviorId, g: s.groupKey, s: s.span, uq: s.unique })),
+        'id text, g text, s int8, uq bool',
+        'q',
+      )}
+      CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE x.o IS NULL OR x.o = 1) AS n, bool_and(k.hll IS NULL) AS exact,
+               coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS c,
+               coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
+               array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL) AS items
+        FROM behavior_buckets k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
+        WHERE k.behavior_id = q.id AND k.group_key = q.g
+          AND k.bucket >= q.s * ${raw(String(SPAN_BUCKETS))} AND k.bucket < (q.s + 1) * ${raw(String(SPAN_BUCKETS))}) AS a
+      WHERE a.n > 0 AND a.exact
+      ON CONFLICT (behavior_id, group_key, span) DO NOTHING`);
   }
   if (writes.length > 0) await writeAll(tx, writes, sql`SELECT 1`);
 }

@@ -1,9 +1,14 @@
+import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
 import { MAX_RETURN_VALUES } from './config.js';
 import type { CompiledBehavior } from './definition.js';
 import { HyperLogLog } from './hll.js';
 
 /** A bucket keeps its distinct values exactly up to this many, then switches to HyperLogLog registers. */
 export const EXACT_UNIQUE_BOUND = 1000;
+
+export { SPAN_BUCKETS };
+
+export const spanOf = (bucket: number) => Math.floor(bucket / SPAN_BUCKETS);
 
 export interface BucketState {
   count: number;
@@ -51,12 +56,24 @@ export function windowOf(b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>, t: 
  * than this one, which only late events have. Unique cannot subtract, so with a tail it takes the distinct items
  * of the last bucket's points in [lastStart, tailFrom) instead. Points are read only where a bucket's first and
  * last event times say the cut splits it: a first bucket wholly inside the window is summed with the body.
+ *
+ * The body's whole spans [spanLo, spanHi] are read as span rows where built, as their buckets where not; the
+ * buckets before the first span ([bodyFrom, leftTo)) and after the last one ([rightFrom, last)) are read as buckets.
+ * Without a whole span, leftTo is `last` and the body is buckets only.
  */
 export function windowCuts(b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>, t: number) {
   const w = windowOf(b, t);
+  const bodyFrom = w.startPartial ? w.kLo + 1 : w.kLo;
+  const spanLo = Math.ceil(bodyFrom / SPAN_BUCKETS);
+  const spanHi = Math.floor(w.kHi / SPAN_BUCKETS) - 1;
+  const spans = spanLo <= spanHi;
   return {
     first: w.kLo,
-    bodyFrom: w.startPartial ? w.kLo + 1 : w.kLo,
+    bodyFrom,
+    spanLo,
+    spanHi,
+    leftTo: spans ? spanLo * SPAN_BUCKETS : w.kHi,
+    rightFrom: spans ? (spanHi + 1) * SPAN_BUCKETS : w.kHi,
     last: w.kHi,
     headFrom: w.lo,
     headTo: w.startPartial ? (w.kLo + 1) * b.bucketMs : w.lo,
@@ -79,6 +96,10 @@ export interface WindowRead {
   tail: { count: number; sum: number };
   /** Unique with a tail only: distinct items of the last bucket's points up to the event. */
   lastItems: string[] | null;
+  /** Whole spans of the body that were read as their buckets and are worth building (see SPAN_MIN_BUCKETS). */
+  unbuilt: number[];
+  /** The last bucket's span is built: writing the bucket must drop it. */
+  lastSpanned: boolean;
 }
 
 class Accumulator {

@@ -305,4 +305,9 @@ async function eraseTables(
           WHERE ${m}::jsonb ? group_key OR items && ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`,
     ),
   );
+  // Spans are sums of buckets, built again from the rewritten ones as windows read them.
+  await step(
+    'behavior_spans',
+    affected(db, sql`DELETE FROM behavior_spans WHERE ${m}::jsonb ? group_key OR items && ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`),
+  );
 }

@@ -5,7 +5,8 @@ import type { DatabaseHandle } from '../db/handle.js';
 import { openDatabase } from '../db/open.js';
 import { rows } from '../db/rows.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
-import { BATCH, BY_INDEX, oldBuckets, oldDefaultRows } from './deletes.js';
+import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
+import { BATCH, BY_INDEX, oldBuckets, oldDefaultRows, oldSpans } from './deletes.js';
 import { POINTS } from './partitions.js';
 import { runRetention } from './run.js';
 
@@ -58,6 +59,9 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
         SELECT ${id}, 'g' || (n % 1000), ${first} + (n / 1000) * ${span} / ${ROWS / 1000}, 1, 0
         FROM generate_series(0, ${ROWS - 1}) AS n ORDER BY (n * 7919) % ${ROWS}`);
     }
+    // Every span of those buckets built, as windows reading them would have.
+    await db.execute(sql`INSERT INTO behavior_spans (behavior_id, group_key, span, count, sum)
+      SELECT behavior_id, group_key, bucket / ${SPAN_BUCKETS}, sum(count), 0 FROM behavior_buckets GROUP BY 1, 2, 3`);
   });
   afterAll(async () => {
     await database?.close();
@@ -83,11 +87,12 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
       .flatMap(([what, cutoff]) => [
         { what: `points, ${what}`, statement: oldDefaultRows(POINTS, cutoff), index: 'behavior_points_default_at_idx', range: /\bat < / },
         { what: `buckets, ${what}`, statement: oldBuckets('bhv_hour', HOUR_BUCKET, cutoff), index: 'behavior_buckets_age_idx', range: /\bbucket < / },
+        { what: `spans, ${what}`, statement: oldSpans('bhv_hour', HOUR_BUCKET, cutoff), index: 'behavior_spans_age_idx', range: /\bspan < / },
       ])
       .map((c) => ({ ...c, analyzed }));
 
   it.each([false, true])('plans every batch as an index range, never a sequential scan (statistics: %s)', async (analyzed) => {
-    if (analyzed) await database.db.execute(sql`ANALYZE behavior_points_default, behavior_buckets`);
+    if (analyzed) await database.db.execute(sql`ANALYZE behavior_points_default, behavior_buckets, behavior_spans`);
     for (const c of cases(analyzed)) {
       const steps = await plan(c.statement);
       const described = JSON.stringify(steps.map(({ Plans: _, ...step }) => step));
@@ -111,13 +116,15 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
     // Each behavior's buckets live as long as its own window needs, and a day; a disabled one's no longer than the
     // longest enabled window's.
     const cutoffs = { bhv_hour: now - HOUR - DAY, bhv_day: now - 2 * DAY, bhv_week: now - 2 * DAY };
-    const ending = (range: SQL) =>
-      count(sql`SELECT count(*)::int AS n FROM behavior_buckets b JOIN behavior_definitions d ON d.id = b.behavior_id
+    // Rows of `table` (as b, its definition as d, its behavior's cutoff as c) in `range`.
+    const within = (table: 'behavior_buckets' | 'behavior_spans', range: SQL) =>
+      count(sql`SELECT count(*)::int AS n FROM ${sql.raw(table)} b JOIN behavior_definitions d ON d.id = b.behavior_id
                 JOIN (VALUES ${sql.join(
                   Object.entries(cutoffs).map(([id, cutoff]) => sql`(${id}, ${cutoff}::float8)`),
                   sql`, `,
                 )}) AS c(id, cutoff) ON c.id = b.behavior_id
                 WHERE ${range}`);
+    const ending = (range: SQL) => within('behavior_buckets', range);
     const oldBucketRows = await ending(sql`(b.bucket + 1) * d.bucket_ms <= c.cutoff`);
     const buckets = await count(sql`SELECT count(*)::int AS n FROM behavior_buckets`);
     expect(oldBucketRows).toBeGreaterThan(BATCH);
@@ -126,6 +133,13 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
     const pastTheHour = sql`b.behavior_id = 'bhv_day' AND (b.bucket + 1) * d.bucket_ms > c.cutoff AND (b.bucket + 1) * d.bucket_ms <= ${cutoffs.bhv_hour}`;
     const dayOnly = await ending(pastTheHour);
     expect(dayOnly).toBeGreaterThan(0);
+    // A span goes with the first of its buckets that goes: kept, it would still count the deleted ones.
+    const spansOf = (range: SQL) => within('behavior_spans', range);
+    const holdsOld = sql`(b.span * ${SPAN_BUCKETS} + 1) * d.bucket_ms <= c.cutoff`;
+    const oldSpanRows = await spansOf(holdsOld);
+    const spans = await count(sql`SELECT count(*)::int AS n FROM behavior_spans`);
+    expect(oldSpanRows).toBeGreaterThan(0);
+    expect(oldSpanRows).toBeLessThan(spans);
 
     const report = await runRetention(database.db, { retentionDays: 365, now });
     expect(report.ran).toBe(true);
@@ -143,5 +157,8 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
     for (const { id, end } of oldest) expect(end, id).toBeGreaterThan(cutoffs[id]);
     // The hour's cutoff was not applied to every behavior.
     expect(await ending(pastTheHour)).toBe(dayOnly);
+    expect(report.deletedRows.behavior_spans).toBe(oldSpanRows);
+    expect(await spansOf(holdsOld)).toBe(0);
+    expect(await count(sql`SELECT count(*)::int AS n FROM behavior_spans`)).toBe(spans - oldSpanRows);
   });
 });

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/handle.js';
 import { rows } from '../db/rows.js';
+import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
 import { bound, type PartitionedTable } from './partitions.js';
 
 /**
@@ -28,6 +29,17 @@ export function oldBuckets(behaviorId: string, bucketMs: number, cutoff: number)
   return sql`DELETE FROM behavior_buckets WHERE ctid = ANY(ARRAY(
     SELECT ctid FROM behavior_buckets WHERE behavior_id = ${behaviorId} AND bucket < ${sql.raw(String(before))}
     ORDER BY bucket LIMIT ${sql.raw(String(BATCH))}))`;
+}
+
+/**
+ * A batch of one behavior's spans holding any bucket `oldBuckets` deletes: a span is a sum of its buckets, and one
+ * with a deleted bucket would count it still. A window that reads the rest of such a span reads its buckets.
+ */
+export function oldSpans(behaviorId: string, bucketMs: number, cutoff: number): SQL {
+  const before = Math.ceil(Math.floor(cutoff / bucketMs) / SPAN_BUCKETS);
+  return sql`DELETE FROM behavior_spans WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM behavior_spans WHERE behavior_id = ${behaviorId} AND span < ${sql.raw(String(before))}
+    ORDER BY span LIMIT ${sql.raw(String(BATCH))}))`;
 }
 
 /**

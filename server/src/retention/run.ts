@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../db/handle.js';
 import { rows } from '../db/rows.js';
 import { pruneWebhookLog } from '../webhooks/prune.js';
-import { BATCH, count, deleteBatch, oldBuckets, oldDefaultRows } from './deletes.js';
+import { BATCH, count, deleteBatch, oldBuckets, oldSpans, oldDefaultRows } from './deletes.js';
 import { EVENTS, POINTS, PARTITIONED, bound, ensurePartition, listPartitions, partitionStart, type Partition, type PartitionedTable } from './partitions.js';
 
 const DAY_MS = 86_400_000;
@@ -106,7 +106,9 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   report.pointsCutoff = new Date(pointsCutoff).toISOString();
   report.ran = await inBatches('behavior_points_default', oldDefaultRows(POINTS, pointsCutoff));
   for (const b of buckets) {
-    if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, b.bucketMs, now - b.keptMs - LATE_MARGIN_MS));
+    const cutoff = now - b.keptMs - LATE_MARGIN_MS;
+    if (report.ran) report.ran = await inBatches('behavior_buckets', oldBuckets(b.id, b.bucketMs, cutoff));
+    if (report.ran) report.ran = await inBatches('behavior_spans', oldSpans(b.id, b.bucketMs, cutoff));
   }
   if (!report.ran) return report;
 
