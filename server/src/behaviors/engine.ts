@@ -25,8 +25,8 @@ interface Pair {
   windows: Map<number, WindowRead>;
   /** Spans its windows read as buckets and found worth building. */
   unbuilt: Set<number>;
-  /** Built spans it may write into: those of its windows' last buckets, as read; every one it writes when not read. */
-  built: Set<number> | 'unknown';
+  /** Built spans among those of its windows' last buckets, as read. */
+  built: Set<number>;
 }
 
 /**
@@ -54,11 +54,7 @@ export async function countEvents(
       if (groupKey === null) continue;
       const key = `${behavior.id} ${groupKey}`; // ids have no space, so this is unambiguous
       let pair = pairs.get(key);
-      if (!pair)
-        pairs.set(
-          key,
-          (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map(), unbuilt: new Set(), built: answering ? new Set() : 'unknown' }),
-        );
+      if (!pair) pairs.set(key, (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map(), unbuilt: new Set(), built: new Set() }));
       pair.events.push({ index, point: { at: f.at, value: behavior.value(f), item: behavior.item(f) } });
     }
   });
@@ -82,7 +78,7 @@ export async function countEvents(
       pair.windows.set(at, read);
       pair.buckets.set(queries[i]!.last, last);
       for (const span of read.unbuilt) pair.unbuilt.add(span);
-      if (read.lastSpanned && pair.built !== 'unknown') pair.built.add(spanOf(queries[i]!.last));
+      if (read.lastSpanned) pair.built.add(spanOf(queries[i]!.last));
     });
   } else {
     const keys: BucketKey[] = [];
@@ -121,7 +117,8 @@ export async function countEvents(
     for (const bucket of touched) buckets.push({ behaviorId: b.id, groupKey: pair.groupKey, bucket, state: pair.buckets.get(bucket)! });
     const written = new Set([...touched].map(spanOf));
     for (const span of written) {
-      if (pair.built === 'unknown' || pair.built.has(span)) spans.drop.push({ behaviorId: b.id, groupKey: pair.groupKey, span });
+      // Without answers no window was read, so whether the span is built is not known: it is dropped if it is.
+      if (!answering || pair.built.has(span)) spans.drop.push({ behaviorId: b.id, groupKey: pair.groupKey, span });
       // Built from its buckets before this write, it would miss it: it waits for a later read.
       pair.unbuilt.delete(span);
     }

@@ -1,8 +1,9 @@
 import { keys, probe, records, writeAll } from '../db/compose.js';
 import type { Queryable } from '../db/handle.js';
-import { preparedRows, raw, sql } from '../db/statement.js';
+import { preparedRows, raw, sql, type Sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
-import { SPAN_BUCKETS, type BucketState, type Point, type WindowRead, type windowCuts } from './window.js';
+import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
+import type { BucketState, Point, WindowRead, windowCuts } from './window.js';
 
 // Two-key advisory locks live in a key space apart from the one-key locks used for idempotency.
 const LOCK_CLASS = 0x6268_7672; // "bhvr"
@@ -76,6 +77,18 @@ export interface WindowQuery extends ReturnType<typeof windowCuts> {
   behaviorId: string;
   groupKey: string;
   unique: boolean;
+}
+
+const SPAN = raw(String(SPAN_BUCKETS));
+
+/**
+ * Count, sum and distinct items of the rows of `t` (buckets or spans) among those `only` keeps, each joined to its
+ * items unnested as x(v, o): one row per item, so a row's count and sum are taken from its first item's row only.
+ */
+function sums(t: string, only = 'true'): Sql {
+  const once = `${only} AND (x.o IS NULL OR x.o = 1)`;
+  return raw(`coalesce(sum(${t}.count) FILTER (WHERE ${once}), 0)::float8 AS c, coalesce(sum(${t}.sum) FILTER (WHERE ${once}), 0) AS s,
+                 array_agg(DISTINCT x.v) FILTER (WHERE ${only} AND x.v IS NOT NULL) AS items`);
 }
 
 /**
@@ -174,25 +187,21 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
         )} AS hb ON true
         CROSS JOIN LATERAL (
           SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi AND (x.o IS NULL OR x.o = 1)) AS built,
-                 coalesce(sum(s.count) FILTER (WHERE s.span <= w.span_hi AND (x.o IS NULL OR x.o = 1)), 0)::float8 AS c,
-                 coalesce(sum(s.sum) FILTER (WHERE s.span <= w.span_hi AND (x.o IS NULL OR x.o = 1)), 0) AS s,
-                 array_agg(DISTINCT x.v) FILTER (WHERE s.span <= w.span_hi AND x.v IS NOT NULL) AS items,
-                 coalesce(bool_or(s.span = w.last / ${raw(String(SPAN_BUCKETS))}), false) AS last_spanned
+                 ${sums('s', 's.span <= w.span_hi')},
+                 coalesce(bool_or(s.span = w.last / ${SPAN}), false) AS last_spanned
           FROM behavior_spans s LEFT JOIN LATERAL unnest(s.items) WITH ORDINALITY AS x(v, o) ON true
           WHERE s.behavior_id = w.id AND s.group_key = w.g
-            AND s.span >= least(w.span_lo, w.last / ${raw(String(SPAN_BUCKETS))}) AND s.span <= w.last / ${raw(String(SPAN_BUCKETS))}) AS sp
+            AND s.span >= least(w.span_lo, w.last / ${SPAN}) AND s.span <= w.last / ${SPAN}) AS sp
         CROSS JOIN LATERAL (
-          SELECT coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0)::float8 AS c,
-                 coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
-                 array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL) AS items,
+          SELECT ${sums('k')},
                  array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS hlls,
-                 array_agg((k.bucket / ${raw(String(SPAN_BUCKETS))})::float8)
+                 array_agg((k.bucket / ${SPAN})::float8)
                    FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND (x.o IS NULL OR x.o = 1)) AS spanned,
-                 array_agg((k.bucket / ${raw(String(SPAN_BUCKETS))})::float8)
+                 array_agg((k.bucket / ${SPAN})::float8)
                    FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS inexact
           FROM (SELECT CASE WHEN hb.whole THEN w.first ELSE w.body_from END AS lo, CASE WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
                 UNION ALL SELECT w.right_from, w.last WHERE sp.built IS NOT NULL
-                UNION ALL SELECT g * ${raw(String(SPAN_BUCKETS))}, (g + 1) * ${raw(String(SPAN_BUCKETS))}
+                UNION ALL SELECT g * ${SPAN}, (g + 1) * ${SPAN}
                   FROM unnest(w.spans) AS g WHERE sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
           CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k
           LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true) AS body
@@ -310,13 +319,10 @@ export async function writeCounts(tx: Queryable, points: PointRow[], buckets: Bu
         'q',
       )}
       CROSS JOIN LATERAL (
-        SELECT count(*) FILTER (WHERE x.o IS NULL OR x.o = 1) AS n, bool_and(k.hll IS NULL) AS exact,
-               coalesce(sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS c,
-               coalesce(sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1), 0) AS s,
-               array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL) AS items
+        SELECT count(*) FILTER (WHERE x.o IS NULL OR x.o = 1) AS n, bool_and(k.hll IS NULL) AS exact, ${sums('k')}
         FROM behavior_buckets k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
         WHERE k.behavior_id = q.id AND k.group_key = q.g
-          AND k.bucket >= q.s * ${raw(String(SPAN_BUCKETS))} AND k.bucket < (q.s + 1) * ${raw(String(SPAN_BUCKETS))}) AS a
+          AND k.bucket >= q.s * ${SPAN} AND k.bucket < (q.s + 1) * ${SPAN}) AS a
       WHERE a.n > 0 AND a.exact
       ON CONFLICT (behavior_id, group_key, span) DO NOTHING`);
   }

@@ -6,8 +6,6 @@ import { HyperLogLog } from './hll.js';
 /** A bucket keeps its distinct values exactly up to this many, then switches to HyperLogLog registers. */
 export const EXACT_UNIQUE_BOUND = 1000;
 
-export { SPAN_BUCKETS };
-
 export const spanOf = (bucket: number) => Math.floor(bucket / SPAN_BUCKETS);
 
 export interface BucketState {

@@ -16,19 +16,24 @@ export const BATCH = 5_000;
  * with nothing to delete costs the same on a store of any size. `ctid = ANY(ARRAY(…))` deletes exactly the rows
  * the index found, by their address. Run each inside `deleteBatch`.
  */
-export function oldDefaultRows(spec: PartitionedTable, cutoff: number): SQL {
-  const table = sql.identifier(`${spec.table}_default`);
-  const column = sql.identifier(spec.column);
+function oldest(table: SQL, older: SQL, column: SQL): SQL {
   return sql`DELETE FROM ${table} WHERE ctid = ANY(ARRAY(
-    SELECT ctid FROM ${table} WHERE ${column} < ${bound(spec, cutoff)} ORDER BY ${column} LIMIT ${sql.raw(String(BATCH))}))`;
+    SELECT ctid FROM ${table} WHERE ${older} ORDER BY ${column} LIMIT ${sql.raw(String(BATCH))}))`;
 }
+
+/** A batch of the default partition's rows older than `cutoff` (epoch ms). */
+export function oldDefaultRows(spec: PartitionedTable, cutoff: number): SQL {
+  const column = sql.identifier(spec.column);
+  return oldest(sql`${sql.identifier(`${spec.table}_default`)}`, sql`${column} < ${bound(spec, cutoff)}`, sql`${column}`);
+}
+
+/** The first bucket `oldBuckets` keeps: buckets before it end at or before `cutoff` (epoch ms). */
+const firstKept = (bucketMs: number, cutoff: number) => Math.floor(cutoff / bucketMs);
 
 /** A batch of one behavior's buckets that end at or before `cutoff` (epoch ms): `(bucket + 1) * bucketMs <= cutoff`. */
 export function oldBuckets(behaviorId: string, bucketMs: number, cutoff: number): SQL {
-  const before = Math.floor(cutoff / bucketMs);
-  return sql`DELETE FROM behavior_buckets WHERE ctid = ANY(ARRAY(
-    SELECT ctid FROM behavior_buckets WHERE behavior_id = ${behaviorId} AND bucket < ${sql.raw(String(before))}
-    ORDER BY bucket LIMIT ${sql.raw(String(BATCH))}))`;
+  const before = firstKept(bucketMs, cutoff);
+  return oldest(sql`behavior_buckets`, sql`behavior_id = ${behaviorId} AND bucket < ${sql.raw(String(before))}`, sql`bucket`);
 }
 
 /**
@@ -36,10 +41,8 @@ export function oldBuckets(behaviorId: string, bucketMs: number, cutoff: number)
  * with a deleted bucket would count it still. A window that reads the rest of such a span reads its buckets.
  */
 export function oldSpans(behaviorId: string, bucketMs: number, cutoff: number): SQL {
-  const before = Math.ceil(Math.floor(cutoff / bucketMs) / SPAN_BUCKETS);
-  return sql`DELETE FROM behavior_spans WHERE ctid = ANY(ARRAY(
-    SELECT ctid FROM behavior_spans WHERE behavior_id = ${behaviorId} AND span < ${sql.raw(String(before))}
-    ORDER BY span LIMIT ${sql.raw(String(BATCH))}))`;
+  const before = Math.ceil(firstKept(bucketMs, cutoff) / SPAN_BUCKETS);
+  return oldest(sql`behavior_spans`, sql`behavior_id = ${behaviorId} AND span < ${sql.raw(String(before))}`, sql`span`);
 }
 
 /**
