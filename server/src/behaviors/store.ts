@@ -82,13 +82,12 @@ export interface WindowQuery extends ReturnType<typeof windowCuts> {
 const SPAN = raw(String(SPAN_BUCKETS));
 
 /**
- * Count, sum and distinct items of the rows of `t` (buckets or spans) among those `only` keeps, each joined to its
- * items unnested as x(v, o): one row per item, so a row's count and sum are taken from its first item's row only.
+ * Count, sum and items of the rows of `t` (buckets or spans) that `only` keeps. The items are concatenated, not made
+ * distinct: a sort per window and a function scan per row cost more than the server's set of items (0018).
  */
 function sums(t: string, only = 'true'): Sql {
-  const once = `${only} AND (x.o IS NULL OR x.o = 1)`;
-  return raw(`coalesce(sum(${t}.count) FILTER (WHERE ${once}), 0)::float8 AS c, coalesce(sum(${t}.sum) FILTER (WHERE ${once}), 0) AS s,
-                 array_agg(DISTINCT x.v) FILTER (WHERE ${only} AND x.v IS NOT NULL) AS items`);
+  return raw(`coalesce(sum(${t}.count) FILTER (WHERE ${only}), 0)::float8 AS c, coalesce(sum(${t}.sum) FILTER (WHERE ${only}), 0) AS s,
+                 vigil_cat_items(${t}.items) FILTER (WHERE ${only}) AS items`);
 }
 
 /**
@@ -165,8 +164,8 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     // summed with the body. The body's built spans come next (with the last bucket's, which only says whether the
     // write must drop it); its buckets are then read by ranges, each an index range probed on its own (a filter on
     // the bucket would still visit every bucket's row): the two ends and each whole span not built, or the whole
-    // body at once when no span is. A bucket's or span's items are unnested to one row each, so its count and sum
-    // are taken from its first row only.
+    // body at once when no span is. Buckets and spans hold few items each (distinct, 1,000 at most), so their items
+    // are concatenated; points may be many events of a few values, so theirs are made distinct here.
     sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
                body.spanned, body.inexact,
@@ -186,25 +185,24 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
               WHERE w.head_to > w.head_from AND behavior_id = w.id AND group_key = w.g AND bucket = w.first`,
         )} AS hb ON true
         CROSS JOIN LATERAL (
-          SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi AND (x.o IS NULL OR x.o = 1)) AS built,
+          SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi) AS built,
                  ${sums('s', 's.span <= w.span_hi')},
                  coalesce(bool_or(s.span = w.last / ${SPAN}), false) AS last_spanned
-          FROM behavior_spans s LEFT JOIN LATERAL unnest(s.items) WITH ORDINALITY AS x(v, o) ON true
+          FROM behavior_spans s
           WHERE s.behavior_id = w.id AND s.group_key = w.g
             AND s.span >= least(w.span_lo, w.last / ${SPAN}) AND s.span <= w.last / ${SPAN}) AS sp
         CROSS JOIN LATERAL (
           SELECT ${sums('k')},
-                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS hlls,
+                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL) AS hlls,
                  array_agg((k.bucket / ${SPAN})::float8)
-                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND (x.o IS NULL OR x.o = 1)) AS spanned,
+                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
                  array_agg((k.bucket / ${SPAN})::float8)
-                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL AND (x.o IS NULL OR x.o = 1)) AS inexact
+                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact
           FROM (SELECT CASE WHEN hb.whole THEN w.first ELSE w.body_from END AS lo, CASE WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
                 UNION ALL SELECT w.right_from, w.last WHERE sp.built IS NOT NULL
                 UNION ALL SELECT g * ${SPAN}, (g + 1) * ${SPAN}
                   FROM unnest(w.spans) AS g WHERE sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
-          CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k
-          LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true) AS body
+          CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k) AS body
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
           FROM behavior_points p
@@ -312,15 +310,15 @@ export async function writeCounts(tx: Queryable, points: PointRow[], buckets: Bu
   }
   if (spans.build.length > 0) {
     writes.push(sql`INSERT INTO behavior_spans (behavior_id, group_key, span, count, sum, items)
-      SELECT q.id, q.g, q.s, a.c, a.s, CASE WHEN q.uq THEN coalesce(a.items, '{}') END
+      SELECT q.id, q.g, q.s, a.c, a.s, CASE WHEN q.uq THEN ARRAY(SELECT DISTINCT v FROM unnest(a.items) AS v) END
       FROM ${records(
         spans.build.map((s) => ({ id: s.behaviorId, g: s.groupKey, s: s.span, uq: s.unique })),
         'id text, g text, s int8, uq bool',
         'q',
       )}
       CROSS JOIN LATERAL (
-        SELECT count(*) FILTER (WHERE x.o IS NULL OR x.o = 1) AS n, bool_and(k.hll IS NULL) AS exact, ${sums('k')}
-        FROM behavior_buckets k LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
+        SELECT count(*) AS n, bool_and(k.hll IS NULL) AS exact, ${sums('k')}
+        FROM behavior_buckets k
         WHERE k.behavior_id = q.id AND k.group_key = q.g
           AND k.bucket >= q.s * ${SPAN} AND k.bucket < (q.s + 1) * ${SPAN}) AS a
       WHERE a.n > 0 AND a.exact
