@@ -81,6 +81,9 @@ export interface WindowQuery extends ReturnType<typeof windowCuts> {
 
 const SPAN = raw(String(SPAN_BUCKETS));
 
+/** A window's first bucket, when it starts inside it, lies wholly inside by its events' times (and is exact). */
+const WHOLE = 'coalesce(k.first_at >= w.head_from AND k.hll IS NULL, false)';
+
 /**
  * Count, sum and items of the rows of `t` (buckets or spans) that `only` keeps. The items are concatenated, not made
  * distinct: a sort per window and a function scan per row cost more than the server's set of items (0018).
@@ -159,12 +162,12 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     }
   >(
     tx,
-    // The last bucket, and the first when the window starts inside it, come first: their event times say whether
-    // their points must be read at all. A first bucket wholly inside the window (and exact: no HyperLogLog) is
-    // summed with the body. The body's built spans come next (with the last bucket's, which only says whether the
-    // write must drop it); its buckets are then read by ranges, each an index range probed on its own (a filter on
-    // the bucket would still visit every bucket's row): the two ends and each whole span not built, or the whole
-    // body at once when no span is. Buckets and spans hold few items each (distinct, 1,000 at most), so their items
+    // The body's built spans come first (with the last bucket's, which only says whether the write must drop it).
+    // Then every bucket from the first to the last, by ranges, each an index range probed on its own (a filter on the
+    // bucket would still visit every bucket's row): the whole window at once when no span is built, else its two ends
+    // and each whole span not built. One aggregate over them gives the last bucket whole, the first one's event times
+    // (they say whether its points must be read at all: a first bucket wholly inside the window, and exact, is summed
+    // with the body), and the body. Buckets and spans hold few items each (distinct, 1,000 at most), so their items
     // are concatenated; points may be many events of a few values, so theirs are made distinct here.
     sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
@@ -173,17 +176,12 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
                head.c AS head_count, head.s AS head_sum, head.items AS head_items,
                tail.c AS tail_count, tail.s AS tail_sum,
                CASE WHEN w.uq AND tail.c > 0 THEN coalesce(lp.items, '{}') END AS last_items,
-               ${raw(BUCKET_COLUMNS)}
+               body.count, body.sum, body.last_bucket_items AS items, body.hll, body.first_at, body.last_at
         FROM ${records(
           input,
           'n int, id text, g text, first int8, body_from int8, span_lo int8, span_hi int8, spans int8[], left_to int8, right_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
           'w',
         )}
-        LEFT JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket = w.last`)} AS b ON true
-        LEFT JOIN ${probe(
-          sql`SELECT last_at, coalesce(first_at >= w.head_from AND hll IS NULL, false) AS whole FROM behavior_buckets
-              WHERE w.head_to > w.head_from AND behavior_id = w.id AND group_key = w.g AND bucket = w.first`,
-        )} AS hb ON true
         CROSS JOIN LATERAL (
           SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi) AS built,
                  ${sums('s', 's.span <= w.span_hi')},
@@ -192,26 +190,34 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
           WHERE s.behavior_id = w.id AND s.group_key = w.g
             AND s.span >= least(w.span_lo, w.last / ${SPAN}) AND s.span <= w.last / ${SPAN}) AS sp
         CROSS JOIN LATERAL (
-          SELECT ${sums('k')},
-                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL) AS hlls,
+          SELECT ${sums('k', `k.bucket < w.last AND (k.bucket >= w.body_from OR ${WHOLE})`)},
+                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND k.bucket >= w.body_from AND k.bucket < w.last) AS hlls,
+                 array_agg((k.bucket / ${SPAN})::float8) FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
                  array_agg((k.bucket / ${SPAN})::float8)
-                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
-                 array_agg((k.bucket / ${SPAN})::float8)
-                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact
-          FROM (SELECT CASE WHEN hb.whole THEN w.first ELSE w.body_from END AS lo, CASE WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
-                UNION ALL SELECT w.right_from, w.last WHERE sp.built IS NOT NULL
+                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact,
+                 bool_or(${raw(WHOLE)}) FILTER (WHERE k.bucket = w.first AND w.head_to > w.head_from) AS first_whole,
+                 max(k.last_at) FILTER (WHERE k.bucket = w.first AND w.head_to > w.head_from) AS first_last_at,
+                 -- the last bucket: one row at most, which max() and the concatenation pick as it is
+                 max(k.count) FILTER (WHERE k.bucket = w.last)::float8 AS count,
+                 max(k.sum) FILTER (WHERE k.bucket = w.last) AS sum,
+                 vigil_cat_items(k.items) FILTER (WHERE k.bucket = w.last) AS last_bucket_items,
+                 max(encode(k.hll, 'hex')) FILTER (WHERE k.bucket = w.last) AS hll,
+                 max(k.first_at) FILTER (WHERE k.bucket = w.last)::float8 AS first_at,
+                 max(k.last_at) FILTER (WHERE k.bucket = w.last)::float8 AS last_at
+          FROM (SELECT w.first AS lo, CASE WHEN sp.built IS NULL THEN w.last + 1 ELSE w.left_to END AS hi
+                UNION ALL SELECT w.right_from, w.last + 1 WHERE sp.built IS NOT NULL
                 UNION ALL SELECT g * ${SPAN}, (g + 1) * ${SPAN}
                   FROM unnest(w.spans) AS g WHERE sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
           CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k) AS body
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
           FROM behavior_points p
-          WHERE NOT hb.whole AND coalesce(hb.last_at >= w.head_from, true)
+          WHERE NOT body.first_whole AND coalesce(body.first_last_at >= w.head_from, true)
             AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS head
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
           FROM behavior_points p
-          WHERE b.count IS NOT NULL AND coalesce(b.last_at >= w.tail_from, true)
+          WHERE body.count IS NOT NULL AND coalesce(body.last_at >= w.tail_from, true)
             AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.tail_from AND p.at < w.tail_to) AS tail
         LEFT JOIN LATERAL (
           SELECT array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
