@@ -16,10 +16,10 @@ import { createWriteKey, freePort, postmasterPid, throwawayDatabase, waitHealthy
  * events (seeded with generate_series, behavior points and buckets filled consistently, as ingestion would have), two
  * databases of one PostgreSQL measured in alternate rounds, so that a drift of the shared machine's speed falls on
  * both. Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the
- * server and PostgreSQL. Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10),
+ * server and PostgreSQL, the buffers and the WAL (bytes and full-page images) per event. Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10),
  * BENCH_EVENTS (instead of seconds: this many events per measured run, so buffers per event compare across runs),
  * BENCH_CONNECTIONS (64), BENCH_ROUNDS (3 per store), BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days
- * the seeded events span).
+ * the seeded events span), BENCH_WAL (`recommended`: the README's WAL settings; `default`: PostgreSQL's).
  */
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -96,6 +96,24 @@ async function startServer(store: Store): Promise<{ url: string; pid: number | u
 const postmaster = await postmasterPid();
 
 /**
+ * The WAL settings the README recommends for a store with history, and compose.yaml runs: the full store's first
+ * round after a checkpoint logs a full image of every page it changes, and uncompressed those cost it a third of
+ * its throughput. BENCH_WAL=default measures PostgreSQL's own defaults instead.
+ */
+const RECOMMENDED_WAL = { wal_compression: 'lz4', max_wal_size: '4GB', checkpoint_timeout: '15min' };
+const walSettings = process.env.BENCH_WAL === 'default' ? {} : RECOMMENDED_WAL;
+{
+  const c = new pg.Client({ connectionString: process.env.VIGIL_TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    for (const [name, value] of Object.entries(walSettings)) await c.query(`ALTER SYSTEM SET ${name} = '${value}'`);
+    await c.query('SELECT pg_reload_conf()');
+  } finally {
+    await c.end();
+  }
+}
+
+/**
  * Buffers the database touched so far (shared hits and reads): the work of the run, which unlike events/s and
  * CPU does not move with the other loads on a shared machine. Backends report at exit, so it is read with the
  * server stopped and covers the warm-up too.
@@ -128,6 +146,20 @@ async function relationBuffers(store: Store): Promise<Map<string, { hit: number;
   });
 }
 
+/**
+ * WAL written so far (bytes, and full-page images): the whole server's, which while one store is measured is that
+ * store's. The first change of a page after a checkpoint logs the whole page, so a store whose events touch pages
+ * spread over gigabytes writes far more WAL per event than a small one until every page it touches has been logged
+ * once: the cost that checkpoint spacing and `wal_compression` set (README, "PostgreSQL's memory and WAL").
+ */
+async function wal(store: Store): Promise<{ bytes: number; fpi: number }> {
+  return withDatabase(store, async (c) => {
+    await c.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await c.query<{ bytes: string; fpi: string }>('SELECT wal_bytes AS bytes, wal_fpi AS fpi FROM pg_stat_wal');
+    return { bytes: Number(rows[0]!.bytes), fpi: Number(rows[0]!.fpi) };
+  });
+}
+
 let counter = 0;
 /** The bench's traffic for `duration` seconds (or `events` events) at one server, each event a new body. */
 const drive = (url: string, key: string, duration: number, events?: number) =>
@@ -146,6 +178,7 @@ async function measure(store: Store) {
   const { label, key } = store;
   const startBuffers = await buffers(store);
   const startRelations = await relationBuffers(store);
+  const startWal = await wal(store);
   const startCounter = counter;
   const server = await startServer(store);
   let result;
@@ -160,6 +193,7 @@ async function measure(store: Store) {
     await server.stop();
   }
   const endBuffers = await buffers(store);
+  const endWal = await wal(store);
   const events = counter - startCounter;
   const relations = [...(await relationBuffers(store))]
     .map(([name, end]) => {
@@ -168,7 +202,14 @@ async function measure(store: Store) {
     })
     .sort((a, b) => b.reads + b.hits / 100 - (a.reads + a.hits / 100))
     .slice(0, 10);
-  return { ...result, relations, hits: (endBuffers.hit - startBuffers.hit) / events, reads: (endBuffers.read - startBuffers.read) / events };
+  return {
+    ...result,
+    relations,
+    hits: (endBuffers.hit - startBuffers.hit) / events,
+    reads: (endBuffers.read - startBuffers.read) / events,
+    walKb: (endWal.bytes - startWal.bytes) / 1024 / events,
+    fpi: (endWal.fpi - startWal.fpi) / events,
+  };
 }
 
 /**
@@ -313,16 +354,22 @@ try {
   }
 
   console.log(
-    `\nPostgreSQL, 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
+    `\nPostgreSQL (WAL: ${
+      Object.keys(walSettings).length
+        ? Object.entries(walSettings)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')
+        : 'defaults'
+    }), 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
   );
   console.log(
-    `${'store'.padEnd(16)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)}`,
+    `${'store'.padEnd(16)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)} ${'WAL kB/ev'.padStart(9)} ${'FPI/ev'.padStart(7)}`,
   );
   for (let round = 0; round < rounds; round++) {
     for (const store of [empty, full]) {
       const r = runs.get(store)![round]!;
       console.log(
-        `${`${r.label} ${round + 1}`.padEnd(16)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)}`,
+        `${`${r.label} ${round + 1}`.padEnd(16)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)} ${r.walKb.toFixed(1).padStart(9)} ${r.fpi.toFixed(2).padStart(7)}`,
       );
     }
   }
@@ -338,6 +385,9 @@ try {
   );
   console.log(`CPU per event (server + PostgreSQL) empty ÷ full: ${(cpu(e) / cpu(f)).toFixed(2)}`);
   console.log(`database buffers per event (hits + reads) empty ÷ full: ${((e.hits + e.reads) / (f.hits + f.reads)).toFixed(2)}`);
+  console.log(
+    `WAL per event empty ÷ full: ${(e.walKb / f.walKb).toFixed(2)} (full-page images per event: empty ${e.fpi.toFixed(2)}, full ${f.fpi.toFixed(2)})`,
+  );
 } finally {
   for (const store of stores) await store.drop();
 }
