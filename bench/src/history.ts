@@ -117,14 +117,21 @@ const walSettings = process.env.BENCH_WAL === 'default' ? {} : RECOMMENDED_WAL;
  * Buffers the database touched so far (shared hits and reads): the work of the run, which unlike events/s and
  * CPU does not move with the other loads on a shared machine. Backends report at exit, so it is read with the
  * server stopped and covers the warm-up too.
+ *
+ * And the WAL written so far (bytes, and full-page images): the whole server's, which while one store is measured is
+ * that store's. The first change of a page after a checkpoint logs the whole page, so a store whose events touch
+ * pages spread over gigabytes writes far more WAL per event than a small one until every page it touches has been
+ * logged once: the cost that checkpoint spacing and `wal_compression` set (README, "PostgreSQL's memory and WAL").
  */
-async function buffers(store: Store): Promise<{ hit: number; read: number }> {
+async function counters(store: Store): Promise<{ hit: number; read: number; walBytes: number; fpi: number }> {
   return withDatabase(store, async (c) => {
     await c.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await c.query<{ hit: string; read: string }>(
-      'SELECT blks_hit AS hit, blks_read AS read FROM pg_stat_database WHERE datname = current_database()',
+    const { rows } = await c.query<{ hit: string; read: string; wal_bytes: string; fpi: string }>(
+      `SELECT d.blks_hit AS hit, d.blks_read AS read, w.wal_bytes, w.wal_fpi AS fpi
+       FROM pg_stat_database d CROSS JOIN pg_stat_wal w WHERE d.datname = current_database()`,
     );
-    return { hit: Number(rows[0]!.hit), read: Number(rows[0]!.read) };
+    const r = rows[0]!;
+    return { hit: Number(r.hit), read: Number(r.read), walBytes: Number(r.wal_bytes), fpi: Number(r.fpi) };
   });
 }
 
@@ -146,20 +153,6 @@ async function relationBuffers(store: Store): Promise<Map<string, { hit: number;
   });
 }
 
-/**
- * WAL written so far (bytes, and full-page images): the whole server's, which while one store is measured is that
- * store's. The first change of a page after a checkpoint logs the whole page, so a store whose events touch pages
- * spread over gigabytes writes far more WAL per event than a small one until every page it touches has been logged
- * once: the cost that checkpoint spacing and `wal_compression` set (README, "PostgreSQL's memory and WAL").
- */
-async function wal(store: Store): Promise<{ bytes: number; fpi: number }> {
-  return withDatabase(store, async (c) => {
-    await c.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await c.query<{ bytes: string; fpi: string }>('SELECT wal_bytes AS bytes, wal_fpi AS fpi FROM pg_stat_wal');
-    return { bytes: Number(rows[0]!.bytes), fpi: Number(rows[0]!.fpi) };
-  });
-}
-
 let counter = 0;
 /** The bench's traffic for `duration` seconds (or `events` events) at one server, each event a new body. */
 const drive = (url: string, key: string, duration: number, events?: number) =>
@@ -176,9 +169,8 @@ const drive = (url: string, key: string, duration: number, events?: number) =>
 /** One measured round on a store: a fresh server, 3 s of warm-up, then BENCH_SECONDS (or BENCH_EVENTS) measured. */
 async function measure(store: Store) {
   const { label, key } = store;
-  const startBuffers = await buffers(store);
+  const startCounters = await counters(store);
   const startRelations = await relationBuffers(store);
-  const startWal = await wal(store);
   const startCounter = counter;
   const server = await startServer(store);
   let result;
@@ -192,8 +184,7 @@ async function measure(store: Store) {
   } finally {
     await server.stop();
   }
-  const endBuffers = await buffers(store);
-  const endWal = await wal(store);
+  const endCounters = await counters(store);
   const events = counter - startCounter;
   const relations = [...(await relationBuffers(store))]
     .map(([name, end]) => {
@@ -205,10 +196,10 @@ async function measure(store: Store) {
   return {
     ...result,
     relations,
-    hits: (endBuffers.hit - startBuffers.hit) / events,
-    reads: (endBuffers.read - startBuffers.read) / events,
-    walKb: (endWal.bytes - startWal.bytes) / 1024 / events,
-    fpi: (endWal.fpi - startWal.fpi) / events,
+    hits: (endCounters.hit - startCounters.hit) / events,
+    reads: (endCounters.read - startCounters.read) / events,
+    walKb: (endCounters.walBytes - startCounters.walBytes) / 1024 / events,
+    fpi: (endCounters.fpi - startCounters.fpi) / events,
   };
 }
 
@@ -290,13 +281,12 @@ async function seed(store: Store): Promise<void> {
     await c.query(
       `INSERT INTO behavior_spans (behavior_id, group_key, span, count, sum, items)
        SELECT k.behavior_id, k.group_key, k.bucket / ${SPAN_BUCKETS},
-              sum(k.count) FILTER (WHERE x.o IS NULL OR x.o = 1), sum(k.sum) FILTER (WHERE x.o IS NULL OR x.o = 1),
-              CASE WHEN d.definition->>'operation' = 'unique' THEN coalesce(array_agg(DISTINCT x.v) FILTER (WHERE x.v IS NOT NULL), '{}') END
+              sum(k.count), sum(k.sum),
+              CASE WHEN d.definition->>'operation' = 'unique' THEN ARRAY(SELECT DISTINCT v FROM unnest(vigil_cat_items(k.items)) AS v) END
        FROM behavior_buckets k JOIN behavior_definitions d ON d.id = k.behavior_id
-       LEFT JOIN LATERAL unnest(k.items) WITH ORDINALITY AS x(v, o) ON true
        WHERE k.bucket / ${SPAN_BUCKETS} < (extract(epoch from now()) * 1000)::int8 / d.bucket_ms / ${SPAN_BUCKETS}
        GROUP BY k.behavior_id, k.group_key, k.bucket / ${SPAN_BUCKETS}, d.definition->>'operation'
-       HAVING count(DISTINCT k.bucket) >= 3 AND bool_and(k.hll IS NULL)
+       HAVING count(*) >= 3 AND bool_and(k.hll IS NULL)
        ORDER BY max(k.last_at)`,
     );
     await c.query('VACUUM ANALYZE');
