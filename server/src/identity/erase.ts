@@ -296,18 +296,17 @@ async function eraseTables(
   // Webhook messages quote what they announce (a registration's user, an event's identity); delivered or not,
   // they are rewritten like the registry (a pending one then goes out pseudonymised).
   await step('webhook_messages', rewriteRows(db, 'webhook_messages', 'id', [{ name: 'payload', json: true }], r));
+  // A bucket or span quotes her as its group or among its items.
+  const quoting = sql`${m}::jsonb ? group_key OR items && ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`;
   await step(
     'behavior_buckets',
     affected(
       db,
       sql`UPDATE behavior_buckets SET group_key = coalesce(${m}::jsonb->>group_key, group_key),
             items = CASE WHEN items IS NULL THEN NULL ELSE ARRAY(SELECT coalesce(${m}::jsonb->>x, x) FROM unnest(items) WITH ORDINALITY AS i(x, o) ORDER BY o) END
-          WHERE ${m}::jsonb ? group_key OR items && ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`,
+          WHERE ${quoting}`,
     ),
   );
   // Spans are sums of buckets, built again from the rewritten ones as windows read them.
-  await step(
-    'behavior_spans',
-    affected(db, sql`DELETE FROM behavior_spans WHERE ${m}::jsonb ? group_key OR items && ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`),
-  );
+  await step('behavior_spans', affected(db, sql`DELETE FROM behavior_spans WHERE ${quoting}`));
 }
