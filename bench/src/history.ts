@@ -10,6 +10,7 @@ import { eventBody } from './bodies.js';
 import { perEvent, sampleCpu } from './cpu.js';
 import { HISTORY_BEHAVIORS } from './history-behaviors.js';
 import { createWriteKey, freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targets.js';
+import { configureWal } from './wal.js';
 
 /**
  * History benchmark: Vigil on PostgreSQL with 5 behaviors, on an empty store and on a store already holding 1 million
@@ -95,23 +96,7 @@ async function startServer(store: Store): Promise<{ url: string; pid: number | u
 // CPU per event moves far less with the shared machine's drift than events/s: it says whether history costs work.
 const postmaster = await postmasterPid();
 
-/**
- * The WAL settings the README recommends for a store with history, and compose.yaml runs: the full store's first
- * round after a checkpoint logs a full image of every page it changes, and uncompressed those cost it a third of
- * its throughput. BENCH_WAL=default measures PostgreSQL's own defaults instead.
- */
-const RECOMMENDED_WAL = { wal_compression: 'lz4', max_wal_size: '4GB', checkpoint_timeout: '15min' };
-const walSettings = process.env.BENCH_WAL === 'default' ? {} : RECOMMENDED_WAL;
-{
-  const c = new pg.Client({ connectionString: process.env.VIGIL_TEST_DATABASE_URL });
-  await c.connect();
-  try {
-    for (const [name, value] of Object.entries(walSettings)) await c.query(`ALTER SYSTEM SET ${name} = '${value}'`);
-    await c.query('SELECT pg_reload_conf()');
-  } finally {
-    await c.end();
-  }
-}
+const walWords = await configureWal();
 
 /**
  * Buffers the database touched so far (shared hits and reads): the work of the run, which unlike events/s and
@@ -344,13 +329,7 @@ try {
   }
 
   console.log(
-    `\nPostgreSQL (WAL: ${
-      Object.keys(walSettings).length
-        ? Object.entries(walSettings)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(', ')
-        : 'defaults'
-    }), 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
+    `\nPostgreSQL (WAL: ${walWords}), 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
   );
   console.log(
     `${'store'.padEnd(16)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)} ${'WAL kB/ev'.padStart(9)} ${'FPI/ev'.padStart(7)}`,

@@ -4,6 +4,7 @@ import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
 import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
+import { configureWal, describeSyncs, walSyncs } from './wal.js';
 
 /**
  * Load benchmark: Vigil (PGlite, and PostgreSQL when VIGIL_TEST_DATABASE_URL is set — `pnpm load:all` starts one)
@@ -11,7 +12,8 @@ import { postmasterPid, startBare, startFloor, startVigil, type Target } from '.
  * (the bare route committing each body first, floor-server.ts). Prints events/s, p50/p99 and the ratio
  * Vigil ÷ bare (autocannon, closed loop), then p50/p99 at a steady 1,000 events/s (open loop, see paced.ts); each
  * as the median of rounds, each Vigil round right after a baseline round. Options (env): BENCH_SECONDS (10),
- * BENCH_CONNECTIONS (64), BENCH_RATE (1000), BENCH_SETTLE_SECONDS (2), BENCH_ROUNDS (3), BENCH_TARGETS (pglite,postgres).
+ * BENCH_CONNECTIONS (64), BENCH_RATE (1000), BENCH_SETTLE_SECONDS (2), BENCH_ROUNDS (3), BENCH_TARGETS (pglite,postgres),
+ * BENCH_WAL (`recommended`: the README's WAL settings, wal.ts; `default`: PostgreSQL's).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -34,6 +36,8 @@ interface MaxResult extends Result {
 let counter = 0;
 // Only the PostgreSQL this run uses: other servers on the machine (a test suite's, another bench's) are not Vigil's cost.
 const postmaster = process.env.VIGIL_TEST_DATABASE_URL ? await postmasterPid() : undefined;
+// The README's WAL settings for Vigil and the floor alike (BENCH_WAL=default for PostgreSQL's), with fsyncs timed.
+const walWords = process.env.VIGIL_TEST_DATABASE_URL ? await configureWal() : undefined;
 
 async function drive(target: Target, options: { duration: number; connections: number }): Promise<MaxResult> {
   const before = sampleCpu(target.pid, postmaster);
@@ -71,6 +75,8 @@ interface Measured {
   fixed: PacedResult[];
   /** The baseline's max-throughput run just before each of this target's rounds. */
   baseline: MaxResult[];
+  /** PostgreSQL's WAL fsyncs during each steady round, for the targets that commit to it. */
+  syncs: string[];
 }
 
 const median = (values: number[]) => {
@@ -90,7 +96,7 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math
 // right before each round of each target, and a ratio is always of two runs a few seconds apart. One target runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
 const bareTarget = await startBare();
-const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [] };
+const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [] };
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 // BENCH_TARGETS=postgres skips PGlite when only the PostgreSQL ratio is wanted (and the reverse).
@@ -105,7 +111,7 @@ try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
   for (const start of starters) {
     const target = await start();
-    const run: Measured = { target, max: [], fixed: [], baseline: [] };
+    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [] };
     runs.push(run);
     try {
       await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
@@ -115,7 +121,10 @@ try {
         bareRun.max.push(bare);
         bareRun.fixed.push(await paced(bareTarget, { rate, seconds, settle, firstBody: counter }));
         run.max.push(await drive(target, { duration: seconds, connections }));
+        const durable = walWords !== undefined && target.name !== 'vigil pglite';
+        const syncsBefore = durable ? await walSyncs() : undefined;
         run.fixed.push(await paced(target, { rate, seconds, settle, firstBody: counter }));
+        if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds));
         counter += Math.round(rate * (settle + seconds));
         console.warn(`${target.name}: round ${round}/${rounds} done`);
       }
@@ -153,6 +162,10 @@ console.log(
 );
 for (const run of runs) {
   console.log(`${row(run.target.name, medianOf(run.fixed))} ${byRound(run, (r) => r.p99).padEnd(width)}  ${byRound(run, (r) => r.p99Whole)}`);
+}
+if (walWords !== undefined) {
+  console.log(`\nPostgreSQL's WAL fsyncs in each steady round, settling seconds included (WAL: ${walWords}): a round's p99 is at least its slowest`);
+  for (const run of runs.filter((r) => r.syncs.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.syncs.join(' | ')}`);
 }
 
 // The goals, judged on this run's figures (goals.ts says how targets run at different moments are compared).
