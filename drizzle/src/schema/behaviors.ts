@@ -69,6 +69,14 @@ export const behaviorBuckets = pgTable(
     firstAt: bigint('first_at', { mode: 'number' }),
     /** Latest event time in the bucket (epoch ms), so a window ending inside it reads later points only when there are some; null: not known. */
     lastAt: bigint('last_at', { mode: 'number' }),
+    /** Window summary: the first bucket of the body it sums ([body_from, bucket)); null: none (never read, or a write since made it stale). */
+    bodyFrom: bigint('body_from', { mode: 'number' }),
+    /** Window summary: count of the buckets [body_from, bucket), so later events landing here read this row, not the body. */
+    bodyCount: bigint('body_count', { mode: 'number' }),
+    /** Window summary: sum of those buckets' sums. */
+    bodySum: doublePrecision('body_sum'),
+    /** Window summary: those buckets' distinct items (unique only; a summary is kept only when they are exact and few). */
+    bodyItems: text('body_items').array(),
   },
   (t) => [
     primaryKey({ columns: [t.behaviorId, t.groupKey, t.bucket] }),

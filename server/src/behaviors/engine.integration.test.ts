@@ -10,7 +10,7 @@ import { behaviorConfigSchema } from './config.js';
 import { compileBehavior } from './definition.js';
 import { countEvents } from './engine.js';
 import type { EventFacts } from './fields.js';
-import { EXACT_UNIQUE_BOUND } from './window.js';
+import { EXACT_UNIQUE_BOUND, windowCuts } from './window.js';
 import { HLL_STANDARD_ERROR } from './hll.js';
 
 const behaviors = [
@@ -155,6 +155,59 @@ describe.each(testDrivers())('behaviors engine on %s', (driver) => {
     expect(late!.n!.count).toBe(1); // the later event is outside the late event's window
     const [next] = await run([facts({ identity: id, at: BASE + 59_000 })]);
     expect(next!.n!.count).toBe(2);
+  });
+
+  it('answers later events in a bucket from the summary the first one left, until a late event or a backfill clears it', async () => {
+    const id = `${driver}-summary`;
+    const n = behaviors.find((b) => b.name === 'n')!;
+    const start = BASE + 300_000;
+    const sent = Array.from({ length: 18 }, (_, i) => start + i * 500);
+    const send = async (at: number) => {
+      sent.push(at);
+      const [got] = await run([facts({ identity: id, at })]);
+      return got!.n!.count;
+    };
+    const inWindow = (t: number) => sent.filter((at) => at > t - n.windowMs && at <= t).length;
+    // Events every 500 ms, then one at the start of the bucket whose window's first bucket holds the second of them.
+    await run(sent.map((at) => facts({ identity: id, at })));
+    const bucket = Math.floor((start + 500) / n.bucketMs) + 32;
+    const t = bucket * n.bucketMs;
+    expect(await send(t)).toBe(inWindow(t));
+    const summary = async () =>
+      (
+        await rows<{ body_from: number | null; body_count: number | null }>(
+          database.db,
+          sql`SELECT body_from::float8 AS body_from, body_count::float8 AS body_count FROM behavior_buckets
+              WHERE behavior_id = ${n.id} AND group_key = ${id} AND bucket = ${bucket}`,
+        )
+      )[0]!;
+    // The body before the bucket, without its first bucket (read apart: the window's start splits it).
+    const { bodyFrom } = windowCuts(n, t);
+    const kept = await summary();
+    expect(kept.body_from).toBe(bodyFrom);
+    expect(kept.body_count).toBe(sent.filter((at) => Math.floor(at / n.bucketMs) >= bodyFrom && Math.floor(at / n.bucketMs) < bucket).length);
+    // The next event in the bucket sums the summary, not the buckets: a summary made wrong on purpose shows it.
+    await database.db.execute(
+      sql`UPDATE behavior_buckets SET body_count = body_count + 1000 WHERE behavior_id = ${n.id} AND group_key = ${id} AND bucket = ${bucket}`,
+    );
+    expect(await send(t + 1)).toBe(inWindow(t + 1) + 1000);
+    // At the bucket's end the window starts a bucket later (10 s is not 32 whole buckets): that body is not the
+    // summary's, and is read.
+    const end = t + n.bucketMs - 1;
+    expect(windowCuts(n, end).bodyFrom).not.toBe(bodyFrom);
+    expect(await send(end)).toBe(inWindow(end));
+    // A late event in the body clears the summary in the same write: the next event reads the buckets again.
+    await database.db.execute(
+      sql`UPDATE behavior_buckets SET body_count = body_count + 1000 WHERE behavior_id = ${n.id} AND group_key = ${id} AND bucket = ${bucket}`,
+    );
+    expect(await send(start + 4_000 + 1)).toBe(inWindow(start + 4_001));
+    expect((await summary()).body_from).toBeNull();
+    expect(await send(end)).toBe(inWindow(end));
+    // So does a backfill's write (it reads no window): an older event it counts is in the next answer.
+    expect((await summary()).body_from).not.toBeNull();
+    sent.push(start + 3_001);
+    await database.db.transaction((tx) => countEvents(tx, behaviors, [facts({ identity: id, at: start + 3_001 })], false));
+    expect(await send(end)).toBe(inWindow(end));
   });
 
   it('estimates unique beyond the exact bound within three standard errors', async () => {

@@ -10,9 +10,21 @@ import {
   type BucketRow,
   type PointRow,
   type SpanWrites,
+  type StaleSummaries,
   type WindowQuery,
 } from './store.js';
-import { addToBucket, answer, spanOf, windowCuts, type BehaviorValue, type BucketState, type Point, type WindowRead } from './window.js';
+import {
+  addToBucket,
+  answer,
+  spanOf,
+  summaryReach,
+  windowCuts,
+  type BehaviorValue,
+  type BucketState,
+  type Point,
+  type Summary,
+  type WindowRead,
+} from './window.js';
 
 interface Pair {
   behavior: CompiledBehavior;
@@ -27,6 +39,8 @@ interface Pair {
   unbuilt: Set<number>;
   /** Built spans among those of its windows' last buckets, as read. */
   built: Set<number>;
+  /** Later buckets whose summaries hold a bucket the batch writes, as read. */
+  later: Set<number>;
 }
 
 /**
@@ -54,7 +68,11 @@ export async function countEvents(
       if (groupKey === null) continue;
       const key = `${behavior.id} ${groupKey}`; // ids have no space, so this is unambiguous
       let pair = pairs.get(key);
-      if (!pair) pairs.set(key, (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map(), unbuilt: new Set(), built: new Set() }));
+      if (!pair)
+        pairs.set(
+          key,
+          (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map(), unbuilt: new Set(), built: new Set(), later: new Set() }),
+        );
       pair.events.push({ index, point: { at: f.at, value: behavior.value(f), item: behavior.item(f) } });
     }
   });
@@ -79,6 +97,7 @@ export async function countEvents(
       pair.buckets.set(queries[i]!.last, last);
       for (const span of read.unbuilt) pair.unbuilt.add(span);
       if (read.lastSpanned) pair.built.add(spanOf(queries[i]!.last));
+      for (const bucket of read.later) pair.later.add(bucket);
     });
   } else {
     const keys: BucketKey[] = [];
@@ -97,6 +116,7 @@ export async function countEvents(
   const points: PointRow[] = [];
   const buckets: BucketRow[] = [];
   const spans: SpanWrites = { drop: [], build: [] };
+  const stale: StaleSummaries[] = [];
   for (const pair of pairs.values()) {
     const b = pair.behavior;
     if (answering) {
@@ -114,7 +134,13 @@ export async function countEvents(
       pair.buckets.set(bucket, addToBucket(b, pair.buckets.get(bucket), point));
       touched.add(bucket);
     }
-    for (const bucket of touched) buckets.push({ behaviorId: b.id, groupKey: pair.groupKey, bucket, state: pair.buckets.get(bucket)! });
+    const group = { behaviorId: b.id, groupKey: pair.groupKey };
+    for (const bucket of touched) buckets.push({ ...group, bucket, state: pair.buckets.get(bucket)!, summary: summaryOf(pair, bucket, touched, answering) });
+    // A bucket's write makes the summaries of the later buckets whose bodies hold it stale: the read found them; a
+    // backfill, which reads no window, clears every one that can be.
+    const except = [...touched];
+    if (answering) for (const bucket of pair.later) stale.push({ ...group, after: bucket - 1, to: bucket, except });
+    else for (const bucket of touched) stale.push({ ...group, after: bucket, to: bucket + summaryReach(b), except });
     const written = new Set([...touched].map(spanOf));
     for (const span of written) {
       // Without answers no window was read, so whether the span is built is not known: it is dropped if it is.
@@ -124,6 +150,19 @@ export async function countEvents(
     }
     for (const span of pair.unbuilt) spans.build.push({ behaviorId: b.id, groupKey: pair.groupKey, span, unique: b.operation === 'unique' });
   }
-  await writeCounts(tx, points, buckets, spans);
+  await writeCounts(tx, points, buckets, spans, stale);
   return results;
+}
+
+/**
+ * The summary a written bucket keeps: the one its latest event's read found or made (a bucket's events share one body
+ * unless the window is not a whole number of buckets; the summary names its body's first bucket), when the batch
+ * writes no other bucket of the group: another one before it would be in its body and not in the summary.
+ */
+function summaryOf(pair: Pair, bucket: number, touched: Set<number>, answering: boolean): Summary | null {
+  if (!answering || touched.size !== 1) return null;
+  const b = pair.behavior;
+  let at: number | undefined;
+  for (const { point } of pair.events) if (Math.floor(point.at / b.bucketMs) === bucket && (at === undefined || point.at > at)) at = point.at;
+  return at === undefined ? null : (pair.windows.get(at)?.summary ?? null);
 }

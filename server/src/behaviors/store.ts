@@ -3,7 +3,7 @@ import type { Queryable } from '../db/handle.js';
 import { preparedRows, raw, sql, type Sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
 import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
-import type { BucketState, Point, WindowRead, windowCuts } from './window.js';
+import { SUMMARY_MAX_ITEMS, type BucketState, type Point, type Summary, type WindowRead, type windowCuts } from './window.js';
 
 // Two-key advisory locks live in a key space apart from the one-key locks used for idempotency.
 const LOCK_CLASS = 0x6268_7672; // "bhvr"
@@ -84,6 +84,9 @@ const SPAN = raw(String(SPAN_BUCKETS));
 /** A window's first bucket, when it starts inside it, lies wholly inside by its events' times (and is exact). */
 const WHOLE = 'coalesce(k.first_at >= w.head_from AND k.hll IS NULL, false)';
 
+/** The row is the window's first bucket, before the body, and is summed with it (see WHOLE). */
+const FIRST_WHOLE = `k.bucket = w.first AND w.first < w.body_from AND ${WHOLE}`;
+
 /**
  * Count, sum and items of the rows of `t` (buckets or spans) that `only` keeps. The items are concatenated, not made
  * distinct: a sort per window and a function scan per row cost more than the server's set of items (0018).
@@ -118,6 +121,11 @@ const spanRange = (lo: number, hi: number) => Array.from({ length: Math.max(0, h
  * Each window's stored part in one row: the database sums the body's spans and buckets and the edges' points, so
  * the rows crossing to the server do not grow with history or with the events in a window. The last bucket comes
  * whole, as the event's own write needs it too.
+ *
+ * The last bucket (with the later ones its summary could be stale in) is read first. When it holds a summary of this
+ * window's body and no later bucket exists, the body is that summary: the read is the last and the first bucket, as
+ * in an empty store, however full the window. Otherwise the body is read from spans and buckets, and its sums are
+ * what the write keeps as the summary.
  */
 export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promise<{ read: WindowRead; last: BucketState | undefined }[]> {
   if (windows.length === 0) return [];
@@ -133,6 +141,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     left_to: w.leftTo,
     right_from: w.rightFrom,
     last: w.last,
+    later_to: w.laterTo,
     head_from: w.headFrom,
     head_to: w.headTo,
     last_start: w.lastStart,
@@ -147,12 +156,20 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
       body_sum: number;
       body_items: string[] | null;
       body_hlls: string[] | null;
+      first_count: number;
+      first_sum: number;
+      first_items: string[] | null;
       spanned: number[] | null;
       inexact: number[] | null;
       span_count: number;
       span_sum: number;
       span_items: string[] | null;
       last_spanned: boolean;
+      summarized: boolean;
+      summary_count: number | null;
+      summary_sum: number | null;
+      summary_items: string[] | null;
+      later: number[] | null;
       head_count: number;
       head_sum: number;
       head_items: string[] | null;
@@ -162,52 +179,68 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     }
   >(
     tx,
-    // The body's built spans come first (with the last bucket's, which only says whether the write must drop it).
-    // Then every bucket from the first to the last, by ranges, each an index range probed on its own (a filter on the
-    // bucket would still visit every bucket's row): the whole window at once when no span is built, else its two ends
-    // and each whole span not built. One aggregate over them gives the last bucket whole, the first one's event times
-    // (they say whether its points must be read at all: a first bucket wholly inside the window, and exact, is summed
-    // with the body), and the body. Buckets and spans hold few items each (distinct, 1,000 at most), so their items
-    // are concatenated; points may be many events of a few values, so theirs are made distinct here.
+    // The last bucket and the later ones come first: whether the body is its summary decides what else is read.
+    // Then the body's built spans (with the last bucket's, which only says whether the write must drop it). Then every
+    // bucket from the first to the last one's predecessor, by ranges, each an index range probed on its own (a filter
+    // on the bucket would still visit every bucket's row): the whole window at once when no span is built, else its
+    // two ends and each whole span not built; the first bucket alone when the body is a summary. One aggregate over
+    // them gives the first one's event times (they say whether its points must be read at all: a first bucket wholly
+    // inside the window, and exact, is summed with the body), and the body. Buckets and spans hold few items each
+    // (distinct, 1,000 at most), so their items are concatenated; points may be many events of a few values, so theirs
+    // are made distinct here.
     sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
-               body.spanned, body.inexact,
+               body.first_count, body.first_sum, body.first_items, body.spanned, body.inexact,
                sp.c AS span_count, sp.s AS span_sum, sp.items AS span_items, sp.last_spanned,
+               lb.summarized, lb.summary_count, lb.summary_sum, lb.summary_items, lb.later,
                head.c AS head_count, head.s AS head_sum, head.items AS head_items,
                tail.c AS tail_count, tail.s AS tail_sum,
                CASE WHEN w.uq AND tail.c > 0 THEN coalesce(lp.items, '{}') END AS last_items,
-               body.count, body.sum, body.last_bucket_items AS items, body.hll, body.first_at, body.last_at
+               lb.count, lb.sum, lb.items, lb.hll, lb.first_at, lb.last_at
         FROM ${records(
           input,
-          'n int, id text, g text, first int8, body_from int8, span_lo int8, span_hi int8, spans int8[], left_to int8, right_from int8, last int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
+          'n int, id text, g text, first int8, body_from int8, span_lo int8, span_hi int8, spans int8[], left_to int8, right_from int8, last int8, later_to int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
           'w',
         )}
+        CROSS JOIN LATERAL (
+          SELECT s.*, s.summary_count IS NOT NULL AND NOT s.later_exists AS summarized
+          FROM (
+            -- the last bucket: one row at most, which max() and the concatenation pick as it is
+            SELECT max(k.count) FILTER (WHERE k.bucket = w.last)::float8 AS count,
+                   max(k.sum) FILTER (WHERE k.bucket = w.last) AS sum,
+                   vigil_cat_items(k.items) FILTER (WHERE k.bucket = w.last) AS items,
+                   max(encode(k.hll, 'hex')) FILTER (WHERE k.bucket = w.last) AS hll,
+                   max(k.first_at) FILTER (WHERE k.bucket = w.last)::float8 AS first_at,
+                   max(k.last_at) FILTER (WHERE k.bucket = w.last)::float8 AS last_at,
+                   max(k.body_count) FILTER (WHERE k.bucket = w.last AND k.body_from = w.body_from)::float8 AS summary_count,
+                   max(k.body_sum) FILTER (WHERE k.bucket = w.last AND k.body_from = w.body_from) AS summary_sum,
+                   vigil_cat_items(k.body_items) FILTER (WHERE k.bucket = w.last AND k.body_from = w.body_from) AS summary_items,
+                   coalesce(bool_or(k.bucket > w.last), false) AS later_exists,
+                   array_agg(k.bucket::float8) FILTER (WHERE k.bucket > w.last AND k.body_from IS NOT NULL) AS later
+            FROM ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= w.last AND bucket <= w.later_to`)} AS k) AS s) AS lb
         CROSS JOIN LATERAL (
           SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi) AS built,
                  ${sums('s', 's.span <= w.span_hi')},
                  coalesce(bool_or(s.span = w.last / ${SPAN}), false) AS last_spanned
           FROM behavior_spans s
-          WHERE s.behavior_id = w.id AND s.group_key = w.g
+          WHERE NOT lb.summarized AND s.behavior_id = w.id AND s.group_key = w.g
             AND s.span >= least(w.span_lo, w.last / ${SPAN}) AND s.span <= w.last / ${SPAN}) AS sp
         CROSS JOIN LATERAL (
-          SELECT ${sums('k', `k.bucket < w.last AND (k.bucket >= w.body_from OR ${WHOLE})`)},
+          SELECT ${sums('k', 'k.bucket >= w.body_from AND k.bucket < w.last')},
+                 coalesce(sum(k.count) FILTER (WHERE ${raw(FIRST_WHOLE)}), 0)::float8 AS first_count,
+                 coalesce(sum(k.sum) FILTER (WHERE ${raw(FIRST_WHOLE)}), 0) AS first_sum,
+                 vigil_cat_items(k.items) FILTER (WHERE ${raw(FIRST_WHOLE)}) AS first_items,
                  array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND k.bucket >= w.body_from AND k.bucket < w.last) AS hlls,
                  array_agg((k.bucket / ${SPAN})::float8) FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
                  array_agg((k.bucket / ${SPAN})::float8)
                    FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact,
                  bool_or(${raw(WHOLE)}) FILTER (WHERE k.bucket = w.first AND w.head_to > w.head_from) AS first_whole,
-                 max(k.last_at) FILTER (WHERE k.bucket = w.first AND w.head_to > w.head_from) AS first_last_at,
-                 -- the last bucket: one row at most, which max() and the concatenation pick as it is
-                 max(k.count) FILTER (WHERE k.bucket = w.last)::float8 AS count,
-                 max(k.sum) FILTER (WHERE k.bucket = w.last) AS sum,
-                 vigil_cat_items(k.items) FILTER (WHERE k.bucket = w.last) AS last_bucket_items,
-                 max(encode(k.hll, 'hex')) FILTER (WHERE k.bucket = w.last) AS hll,
-                 max(k.first_at) FILTER (WHERE k.bucket = w.last)::float8 AS first_at,
-                 max(k.last_at) FILTER (WHERE k.bucket = w.last)::float8 AS last_at
-          FROM (SELECT w.first AS lo, CASE WHEN sp.built IS NULL THEN w.last + 1 ELSE w.left_to END AS hi
-                UNION ALL SELECT w.right_from, w.last + 1 WHERE sp.built IS NOT NULL
+                 max(k.last_at) FILTER (WHERE k.bucket = w.first AND w.head_to > w.head_from) AS first_last_at
+          FROM (SELECT w.first AS lo, CASE WHEN lb.summarized THEN w.first + 1 WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
+                  WHERE NOT lb.summarized OR w.first < w.body_from
+                UNION ALL SELECT w.right_from, w.last WHERE NOT lb.summarized AND sp.built IS NOT NULL
                 UNION ALL SELECT g * ${SPAN}, (g + 1) * ${SPAN}
-                  FROM unnest(w.spans) AS g WHERE sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
+                  FROM unnest(w.spans) AS g WHERE NOT lb.summarized AND sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
           CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k) AS body
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
@@ -217,7 +250,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
         CROSS JOIN LATERAL (
           SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
           FROM behavior_points p
-          WHERE body.count IS NOT NULL AND coalesce(body.last_at >= w.tail_from, true)
+          WHERE lb.count IS NOT NULL AND coalesce(lb.last_at >= w.tail_from, true)
             AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.tail_from AND p.at < w.tail_to) AS tail
         LEFT JOIN LATERAL (
           SELECT array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
@@ -227,19 +260,34 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
   );
   const out: { read: WindowRead; last: BucketState | undefined }[] = new Array(windows.length);
   for (const r of found) {
+    const w = windows[r.n]!;
+    // The body before the first bucket is added: the buckets [bodyFrom, last), from the summary or as read.
+    const core = r.summarized
+      ? { count: Number(r.summary_count), sum: Number(r.summary_sum), items: r.summary_items ?? [] }
+      : {
+          count: Number(r.body_count) + Number(r.span_count),
+          sum: Number(r.body_sum) + Number(r.span_sum),
+          items: [...new Set([...(r.body_items ?? []), ...(r.span_items ?? [])])],
+        };
+    const hlls = (r.body_hlls ?? []).map((h) => HyperLogLog.fromHex(h));
     out[r.n] = {
       read: {
         body: {
-          count: Number(r.body_count) + Number(r.span_count),
-          sum: Number(r.body_sum) + Number(r.span_sum),
-          items: [...(r.body_items ?? []), ...(r.span_items ?? [])],
-          hlls: (r.body_hlls ?? []).map((h) => HyperLogLog.fromHex(h)),
+          count: core.count + Number(r.first_count),
+          sum: core.sum + Number(r.first_sum),
+          items: [...core.items, ...(r.first_items ?? [])],
+          hlls,
         },
         head: { count: Number(r.head_count), sum: Number(r.head_sum), items: r.head_items ?? [] },
         tail: { count: Number(r.tail_count), sum: Number(r.tail_sum) },
         lastItems: r.last_items,
         unbuilt: worthBuilding(r.spanned, r.inexact),
         lastSpanned: r.last_spanned,
+        summary:
+          hlls.length > 0 || core.items.length > SUMMARY_MAX_ITEMS
+            ? null
+            : { bodyFrom: w.bodyFrom, count: core.count, sum: core.sum, items: w.unique ? core.items : null },
+        later: r.later ?? [],
       },
       last: bucketState(r),
     };
@@ -257,6 +305,17 @@ export interface BucketRow {
   groupKey: string;
   bucket: number;
   state: BucketState;
+  /** The window summary the row keeps (see WindowRead.summary); null clears it. */
+  summary: Summary | null;
+}
+
+/** Buckets (after, to] of a group whose summaries a write makes stale, less the ones the same write stores (`except`). */
+export interface StaleSummaries {
+  behaviorId: string;
+  groupKey: string;
+  after: number;
+  to: number;
+  except: number[];
 }
 
 export interface SpanKey {
@@ -279,7 +338,13 @@ export interface SpanWrites {
  * what it read is still current. The same statement drops and builds spans as `spans` says; a span with a
  * HyperLogLog bucket is left unbuilt.
  */
-export async function writeCounts(tx: Queryable, points: PointRow[], buckets: BucketRow[], spans: SpanWrites = { drop: [], build: [] }): Promise<void> {
+export async function writeCounts(
+  tx: Queryable,
+  points: PointRow[],
+  buckets: BucketRow[],
+  spans: SpanWrites = { drop: [], build: [] },
+  stale: StaleSummaries[] = [],
+): Promise<void> {
   const writes = [];
   if (points.length > 0) {
     writes.push(sql`INSERT INTO behavior_points (behavior_id, group_key, at, value, item)
@@ -299,13 +364,28 @@ export async function writeCounts(tx: Queryable, points: PointRow[], buckets: Bu
       h: b.state.hll?.toHex() ?? null,
       f: b.state.firstAt,
       l: b.state.lastAt,
+      bf: b.summary?.bodyFrom ?? null,
+      bc: b.summary?.count ?? null,
+      bs: b.summary?.sum ?? null,
+      bi: b.summary?.items ?? null,
     }));
-    writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at)
-      SELECT id, g, k, c, s, CASE WHEN it IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(it)) END, decode(h, 'hex'), f, l
-      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text, f int8, l int8')}
+    const array = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(${column})) END`;
+    writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at, body_from, body_count, body_sum, body_items)
+      SELECT id, g, k, c, s, ${raw(array('it'))}, decode(h, 'hex'), f, l, bf, bc, bs, ${raw(array('bi'))}
+      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text, f int8, l int8, bf int8, bc int8, bs float8, bi jsonb')}
       ON CONFLICT (behavior_id, group_key, bucket)
       DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll,
-                    first_at = excluded.first_at, last_at = excluded.last_at`);
+                    first_at = excluded.first_at, last_at = excluded.last_at, body_from = excluded.body_from,
+                    body_count = excluded.body_count, body_sum = excluded.body_sum, body_items = excluded.body_items`);
+  }
+  if (stale.length > 0) {
+    writes.push(sql`UPDATE behavior_buckets SET body_from = NULL, body_count = NULL, body_sum = NULL, body_items = NULL
+      WHERE ctid = ANY(ARRAY(
+        SELECT k.ctid FROM ${records(
+          stale.map((r) => ({ id: r.behaviorId, g: r.groupKey, a: r.after, z: r.to, x: r.except })),
+          'id text, g text, a int8, z int8, x int8[]',
+        )} CROSS JOIN ${probe(sql`SELECT ctid, bucket FROM behavior_buckets WHERE behavior_id = t.id AND group_key = t.g AND bucket > t.a AND bucket <= t.z AND body_from IS NOT NULL`)} AS k
+        WHERE k.bucket <> ALL (t.x)))`);
   }
   if (spans.drop.length > 0) {
     writes.push(sql`DELETE FROM behavior_spans WHERE ctid = ANY(ARRAY(

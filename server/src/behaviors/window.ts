@@ -78,8 +78,27 @@ export function windowCuts(b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>, t
     lastStart: w.kHi * b.bucketMs,
     tailFrom: w.hi + 1,
     tailTo: (w.kHi + 1) * b.bucketMs,
+    /** The later buckets whose windows may hold the last one are (last, laterTo]: their summaries count it. */
+    laterTo: w.kHi + summaryReach(b),
   };
 }
+
+/** How many buckets after a bucket can have it in their window's body: a window spans at most ceil(window / bucket) + 1. */
+export const summaryReach = (b: Pick<CompiledBehavior, 'windowMs' | 'bucketMs'>) => Math.ceil(b.windowMs / b.bucketMs) + 1;
+
+/**
+ * A window summary: the sums of the body [bodyFrom, bucket) kept in the bucket's own row, so the later events
+ * landing in the bucket read that row instead of the body. Items: the body's distinct items (unique), else null.
+ */
+export interface Summary {
+  bodyFrom: number;
+  count: number;
+  sum: number;
+  items: string[] | null;
+}
+
+/** A summary keeps at most this many distinct items: more would make the last bucket's row, rewritten by every event, large. */
+export const SUMMARY_MAX_ITEMS = 256;
 
 /**
  * What the database answered for one event's window, all of it stored before this batch: one row, whatever the
@@ -98,6 +117,13 @@ export interface WindowRead {
   unbuilt: number[];
   /** The last bucket's span is built: writing the bucket must drop it. */
   lastSpanned: boolean;
+  /**
+   * What the last bucket's summary is once the batch writes it: the one it holds when the body was read from it,
+   * the body as read when that is exact and small enough, else null.
+   */
+  summary: Summary | null;
+  /** Later buckets holding a summary whose body has the last bucket in it: writing the last bucket makes them stale. */
+  later: number[];
 }
 
 class Accumulator {
