@@ -191,7 +191,7 @@ async function measure(store: Store) {
 /**
  * Brings the empty store to the state a young store is in after its first minute: a few seconds of the same traffic,
  * then the ANALYZE autovacuum runs by then. A just-migrated database has no statistics, and plans made without them
- * may read a table whole for each event (an unanalyzed `behavior_buckets` was read through its retention index,
+ * may read a table whole for each event (before migration 0020 an unanalyzed `behavior_buckets` was read through its retention index,
  * ~780 pages per event); that lasts until autovacuum's first pass (a minute), so it is not what the store's size
  * costs. The full store is analyzed after its seed, so both are measured with statistics.
  */

@@ -86,8 +86,8 @@ describe.each(testDrivers())('retention deletes through an index on %s', (driver
     Object.entries(cutoffs)
       .flatMap(([what, cutoff]) => [
         { what: `points, ${what}`, statement: oldDefaultRows(POINTS, cutoff), index: 'behavior_points_default_at_idx', range: /\bat < / },
-        { what: `buckets, ${what}`, statement: oldBuckets('bhv_hour', HOUR_BUCKET, cutoff), index: 'behavior_buckets_age_idx', range: /\bbucket < / },
-        { what: `spans, ${what}`, statement: oldSpans('bhv_hour', HOUR_BUCKET, cutoff), index: 'behavior_spans_age_idx', range: /\bspan < / },
+        { what: `buckets, ${what}`, statement: oldBuckets('bhv_hour', HOUR_BUCKET, cutoff), index: 'behavior_buckets_age_idx', range: /\(bucket \+ 0\) < / },
+        { what: `spans, ${what}`, statement: oldSpans('bhv_hour', HOUR_BUCKET, cutoff), index: 'behavior_spans_age_idx', range: /\(span \+ 0\) < / },
       ])
       .map((c) => ({ ...c, analyzed }));
 

@@ -30,10 +30,13 @@ export function oldDefaultRows(spec: PartitionedTable, cutoff: number): SQL {
 /** The first bucket `oldBuckets` keeps: buckets before it end at or before `cutoff` (epoch ms). */
 const firstKept = (bucketMs: number, cutoff: number) => Math.floor(cutoff / bucketMs);
 
-/** A batch of one behavior's buckets that end at or before `cutoff` (epoch ms): `(bucket + 1) * bucketMs <= cutoff`. */
+/**
+ * A batch of one behavior's buckets that end at or before `cutoff` (epoch ms): `(bucket + 1) * bucketMs <= cutoff`.
+ * By `bucket + 0`, the expression of the retention index (0020), which the window reads never use.
+ */
 export function oldBuckets(behaviorId: string, bucketMs: number, cutoff: number): SQL {
   const before = firstKept(bucketMs, cutoff);
-  return oldest(sql`behavior_buckets`, sql`behavior_id = ${behaviorId} AND bucket < ${sql.raw(String(before))}`, sql`bucket`);
+  return oldest(sql`behavior_buckets`, sql`behavior_id = ${behaviorId} AND bucket + 0 < ${sql.raw(String(before))}`, sql`bucket + 0`);
 }
 
 /**
@@ -42,7 +45,7 @@ export function oldBuckets(behaviorId: string, bucketMs: number, cutoff: number)
  */
 export function oldSpans(behaviorId: string, bucketMs: number, cutoff: number): SQL {
   const before = Math.ceil(firstKept(bucketMs, cutoff) / SPAN_BUCKETS);
-  return oldest(sql`behavior_spans`, sql`behavior_id = ${behaviorId} AND span < ${sql.raw(String(before))}`, sql`span`);
+  return oldest(sql`behavior_spans`, sql`behavior_id = ${behaviorId} AND span + 0 < ${sql.raw(String(before))}`, sql`span + 0`);
 }
 
 /**
