@@ -208,6 +208,15 @@ describe.each(testDrivers())('behaviors engine on %s', (driver) => {
     sent.push(start + 3_001);
     await database.db.transaction((tx) => countEvents(tx, behaviors, [facts({ identity: id, at: start + 3_001 })], false));
     expect(await send(end)).toBe(inWindow(end));
+    // The first event of the next bucket reads the body, this bucket in it: this bucket's summary, which only a late
+    // event would read, goes (a group keeps the newest, and those of late events' buckets under built spans).
+    expect(await send(end + 1)).toBe(inWindow(end + 1));
+    const summarized = await rows<{ bucket: number }>(
+      database.db,
+      sql`SELECT bucket::float8 AS bucket FROM behavior_buckets WHERE behavior_id = ${n.id} AND group_key = ${id} AND body_from IS NOT NULL`,
+    );
+    expect(summarized.map((r) => r.bucket)).toContain(bucket + 1);
+    expect(summarized.map((r) => r.bucket)).not.toContain(bucket);
   });
 
   it('estimates unique beyond the exact bound within three standard errors', async () => {

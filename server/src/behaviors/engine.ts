@@ -39,8 +39,8 @@ interface Pair {
   unbuilt: Set<number>;
   /** Built spans among those of its windows' last buckets, as read. */
   built: Set<number>;
-  /** Later buckets whose summaries hold a bucket the batch writes, as read. */
-  later: Set<number>;
+  /** Buckets whose summaries the batch's write clears (see WindowRead.stale). */
+  stale: Set<number>;
 }
 
 /**
@@ -71,7 +71,7 @@ export async function countEvents(
       if (!pair)
         pairs.set(
           key,
-          (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map(), unbuilt: new Set(), built: new Set(), later: new Set() }),
+          (pair = { behavior, groupKey, events: [], buckets: new Map(), windows: new Map(), unbuilt: new Set(), built: new Set(), stale: new Set() }),
         );
       pair.events.push({ index, point: { at: f.at, value: behavior.value(f), item: behavior.item(f) } });
     }
@@ -97,7 +97,7 @@ export async function countEvents(
       pair.buckets.set(queries[i]!.last, last);
       for (const span of read.unbuilt) pair.unbuilt.add(span);
       if (read.lastSpanned) pair.built.add(spanOf(queries[i]!.last));
-      for (const bucket of read.later) pair.later.add(bucket);
+      for (const bucket of read.stale) pair.stale.add(bucket);
     });
   } else {
     const keys: BucketKey[] = [];
@@ -136,10 +136,10 @@ export async function countEvents(
     }
     const group = { behaviorId: b.id, groupKey: pair.groupKey };
     for (const bucket of touched) buckets.push({ ...group, bucket, state: pair.buckets.get(bucket)!, summary: summaryOf(pair, bucket, touched, answering) });
-    // A bucket's write makes the summaries of the later buckets whose bodies hold it stale: the read found them; a
-    // backfill, which reads no window, clears every one that can be.
+    // A bucket's write makes the summaries of the later buckets whose bodies hold it stale: the read found them (and
+    // the earlier ones no event but a late one reads); a backfill, which reads no window, clears every one that can be.
     const except = [...touched];
-    if (answering) for (const bucket of pair.later) stale.push({ ...group, after: bucket - 1, to: bucket, except });
+    if (answering) for (const bucket of pair.stale) stale.push({ ...group, after: bucket - 1, to: bucket, except });
     else for (const bucket of touched) stale.push({ ...group, after: bucket, to: bucket + summaryReach(b), except });
     const written = new Set([...touched].map(spanOf));
     for (const span of written) {

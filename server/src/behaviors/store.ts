@@ -170,6 +170,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
       summary_sum: number | null;
       summary_items: string[] | null;
       later: number[] | null;
+      earlier: number[] | null;
       head_count: number;
       head_sum: number;
       head_items: string[] | null;
@@ -190,7 +191,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     // are made distinct here.
     sql`SELECT w.n,
                body.c AS body_count, body.s AS body_sum, body.items AS body_items, body.hlls AS body_hlls,
-               body.first_count, body.first_sum, body.first_items, body.spanned, body.inexact,
+               body.first_count, body.first_sum, body.first_items, body.spanned, body.inexact, body.earlier,
                sp.c AS span_count, sp.s AS span_sum, sp.items AS span_items, sp.last_spanned,
                lb.summarized, lb.summary_count, lb.summary_sum, lb.summary_items, lb.later,
                head.c AS head_count, head.s AS head_sum, head.items AS head_items,
@@ -231,6 +232,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
                  coalesce(sum(k.sum) FILTER (WHERE ${raw(FIRST_WHOLE)}), 0) AS first_sum,
                  vigil_cat_items(k.items) FILTER (WHERE ${raw(FIRST_WHOLE)}) AS first_items,
                  array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND k.bucket >= w.body_from AND k.bucket < w.last) AS hlls,
+                 array_agg(k.bucket::float8) FILTER (WHERE k.body_from IS NOT NULL) AS earlier,
                  array_agg((k.bucket / ${SPAN})::float8) FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
                  array_agg((k.bucket / ${SPAN})::float8)
                    FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact,
@@ -287,7 +289,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
           hlls.length > 0 || core.items.length > SUMMARY_MAX_ITEMS
             ? null
             : { bodyFrom: w.bodyFrom, count: core.count, sum: core.sum, items: w.unique ? core.items : null },
-        later: r.later ?? [],
+        stale: [...(r.later ?? []), ...(r.earlier ?? [])],
       },
       last: bucketState(r),
     };

@@ -122,8 +122,11 @@ export interface WindowRead {
    * the body as read when that is exact and small enough, else null.
    */
   summary: Summary | null;
-  /** Later buckets holding a summary whose body has the last bucket in it: writing the last bucket makes them stale. */
-  later: number[];
+  /**
+   * Buckets whose summaries the write clears: the later ones whose bodies hold the last bucket (writing it makes them
+   * stale), and the earlier ones read (only an event landing there, late, would read theirs: a group keeps about one).
+   */
+  stale: number[];
 }
 
 class Accumulator {
