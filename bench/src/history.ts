@@ -17,7 +17,7 @@ import { configureWal } from './wal.js';
  * events (seeded with generate_series, behavior points and buckets filled consistently, as ingestion would have), two
  * databases of one PostgreSQL measured in alternate rounds, so that a drift of the shared machine's speed falls on
  * both. Prints events/s and p99 for both and the ratio full ÷ empty (target ≥ 0.95), with the CPU per event of the
- * server and PostgreSQL, the buffers and the WAL (bytes and full-page images) per event. Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10),
+ * server and PostgreSQL, the buffers and the WAL (bytes and full-page images) per event, and the bytes per answer. Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10),
  * BENCH_EVENTS (instead of seconds: this many events per measured run, so buffers per event compare across runs),
  * BENCH_CONNECTIONS (64), BENCH_ROUNDS (5 per store), BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days
  * the seeded events span), BENCH_WAL (`recommended`: the README's WAL settings; `default`: PostgreSQL's).
@@ -165,7 +165,10 @@ async function measure(store: Store) {
     const before = sampleCpu(server.pid, postmaster);
     const r = await drive(server.url, key, seconds, amount);
     const cpu = perEvent(before, sampleCpu(server.pid, postmaster), r.requests.total);
-    result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load, cpu };
+    // Bytes of each answer, headers included: a full window answers with more (a `unique` behavior's values), and
+    // building, storing and sending them is work that the buffers do not show.
+    const answerBytes = r.throughput.total / Math.max(1, r.requests.total);
+    result = { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, load, cpu, answerBytes };
   } finally {
     await server.stop();
   }
@@ -335,13 +338,13 @@ try {
     `\nPostgreSQL (WAL: ${walWords}), 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
   );
   console.log(
-    `${'store'.padEnd(16)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)} ${'WAL kB/ev'.padStart(9)} ${'FPI/ev'.padStart(7)}`,
+    `${'store'.padEnd(16)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)} ${'WAL kB/ev'.padStart(9)} ${'FPI/ev'.padStart(7)} ${'answer B'.padStart(8)}`,
   );
   for (let round = 0; round < rounds; round++) {
     for (const store of [empty, full]) {
       const r = runs.get(store)![round]!;
       console.log(
-        `${`${r.label} ${round + 1}`.padEnd(16)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)} ${r.walKb.toFixed(1).padStart(9)} ${r.fpi.toFixed(2).padStart(7)}`,
+        `${`${r.label} ${round + 1}`.padEnd(16)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.errors).padStart(7)} ${r.load.padStart(6)} ${r.cpu.server.toFixed(0).padStart(10)} ${r.cpu.postgres.toFixed(0).padStart(7)} ${r.hits.toFixed(1).padStart(10)} ${r.reads.toFixed(2).padStart(8)} ${r.walKb.toFixed(1).padStart(9)} ${r.fpi.toFixed(2).padStart(7)} ${r.answerBytes.toFixed(0).padStart(8)}`,
       );
     }
   }
@@ -357,6 +360,9 @@ try {
   );
   console.log(`CPU per event (server + PostgreSQL) empty ÷ full: ${(cpu(e) / cpu(f)).toFixed(2)}`);
   console.log(`database buffers per event (hits + reads) empty ÷ full: ${((e.hits + e.reads) / (f.hits + f.reads)).toFixed(2)}`);
+  console.log(
+    `bytes per answer (headers included) empty ÷ full: ${(e.answerBytes / f.answerBytes).toFixed(2)} (${e.answerBytes.toFixed(0)} and ${f.answerBytes.toFixed(0)})`,
+  );
   console.log(
     `WAL per event empty ÷ full: ${(e.walKb / f.walKb).toFixed(2)} (full-page images per event: empty ${e.fpi.toFixed(2)}, full ${f.fpi.toFixed(2)})`,
   );
