@@ -103,7 +103,10 @@ describe.each(surfaceDrivers())('GraphQL behaviors on %s', (driver) => {
     expect(after.backfilledEvents).toBeGreaterThanOrEqual(4);
     const answer = await send({ event: 'transfer', identity: who, properties: { amount: 50 } });
     expect(answer.behaviors.big_transfers_1h).toEqual({ count: null, sum: 100, unique: null, values: null });
-    expect(answer.warnings ?? []).not.toContainEqual(expect.objectContaining({ code: 'behavior_backfilling' }));
+    // Its own warning is gone; another definition (the auth matrix's `matrix_count`) may still be backfilling.
+    expect(answer.warnings ?? []).not.toContainEqual(
+      expect.objectContaining({ code: 'behavior_backfilling', message: expect.stringContaining('big_transfers_1h') }),
+    );
 
     // Redefining with a changed description keeps the counts (same id); a unique with values also round-trips.
     const again = await admin(DEFINE, { input: { ...input, description: 'renamed' } });
