@@ -88,6 +88,9 @@ export const behaviorBuckets = pgTable(
   ],
 );
 
+/** The SET list that clears a bucket's window summary: a write made it stale, or erasure rewrote what it quotes. */
+export const CLEAR_WINDOW_SUMMARY = 'body_from = NULL, body_count = NULL, body_sum = NULL, body_items = NULL';
+
 /** Buckets per span: span `s` of `behavior_spans` sums buckets [s * 8, s * 8 + 8). */
 export const SPAN_BUCKETS = 8;
 

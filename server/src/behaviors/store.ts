@@ -2,7 +2,7 @@ import { keys, probe, records, writeAll } from '../db/compose.js';
 import type { Queryable } from '../db/handle.js';
 import { preparedRows, raw, sql, type Sql } from '../db/statement.js';
 import { HyperLogLog } from './hll.js';
-import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
+import { CLEAR_WINDOW_SUMMARY, SPAN_BUCKETS } from '@vigil/drizzle/schema';
 import { SUMMARY_MAX_ITEMS, type BucketState, type Point, type Summary, type WindowRead, type windowCuts } from './window.js';
 
 // Two-key advisory locks live in a key space apart from the one-key locks used for idempotency.
@@ -83,6 +83,9 @@ const SPAN = raw(String(SPAN_BUCKETS));
 
 /** A window's first bucket, when it starts inside it, lies wholly inside by its events' times (and is exact). */
 const WHOLE = 'coalesce(k.first_at >= w.head_from AND k.hll IS NULL, false)';
+
+/** The row is the last bucket and its summary is of this window's body. */
+const KEPT = 'k.bucket = w.last AND k.body_from = w.body_from';
 
 /** The row is the window's first bucket, before the body, and is summed with it (see WHOLE). */
 const FIRST_WHOLE = `k.bucket = w.first AND w.first < w.body_from AND ${WHOLE}`;
@@ -213,9 +216,9 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
                    max(encode(k.hll, 'hex')) FILTER (WHERE k.bucket = w.last) AS hll,
                    max(k.first_at) FILTER (WHERE k.bucket = w.last)::float8 AS first_at,
                    max(k.last_at) FILTER (WHERE k.bucket = w.last)::float8 AS last_at,
-                   max(k.body_count) FILTER (WHERE k.bucket = w.last AND k.body_from = w.body_from)::float8 AS summary_count,
-                   max(k.body_sum) FILTER (WHERE k.bucket = w.last AND k.body_from = w.body_from) AS summary_sum,
-                   vigil_cat_items(k.body_items) FILTER (WHERE k.bucket = w.last AND k.body_from = w.body_from) AS summary_items,
+                   max(k.body_count) FILTER (WHERE ${raw(KEPT)})::float8 AS summary_count,
+                   max(k.body_sum) FILTER (WHERE ${raw(KEPT)}) AS summary_sum,
+                   vigil_cat_items(k.body_items) FILTER (WHERE ${raw(KEPT)}) AS summary_items,
                    coalesce(bool_or(k.bucket > w.last), false) AS later_exists,
                    array_agg(k.bucket::float8) FILTER (WHERE k.bucket > w.last AND k.body_from IS NOT NULL) AS later
             FROM ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= w.last AND bucket <= w.later_to`)} AS k) AS s) AS lb
@@ -381,7 +384,7 @@ export async function writeCounts(
                     body_count = excluded.body_count, body_sum = excluded.body_sum, body_items = excluded.body_items`);
   }
   if (stale.length > 0) {
-    writes.push(sql`UPDATE behavior_buckets SET body_from = NULL, body_count = NULL, body_sum = NULL, body_items = NULL
+    writes.push(sql`UPDATE behavior_buckets SET ${raw(CLEAR_WINDOW_SUMMARY)}
       WHERE ctid = ANY(ARRAY(
         SELECT k.ctid FROM ${records(
           stale.map((r) => ({ id: r.behaviorId, g: r.groupKey, a: r.after, z: r.to, x: r.except })),

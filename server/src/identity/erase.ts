@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { CLEAR_WINDOW_SUMMARY } from '@vigil/drizzle/schema';
 import { ERASED_NOTICE, FACTS_CHANNEL } from '../pipeline/fact-cache.js';
 import type { Db, Queryable } from '../db/handle.js';
 import { column, rows } from '../db/rows.js';
@@ -296,17 +297,18 @@ async function eraseTables(
   // Webhook messages quote what they announce (a registration's user, an event's identity); delivered or not,
   // they are rewritten like the registry (a pending one then goes out pseudonymised).
   await step('webhook_messages', rewriteRows(db, 'webhook_messages', 'id', [{ name: 'payload', json: true }], r));
-  // A bucket or span quotes her as its group or among its items; a bucket also among its window summary's items.
-  const quoting = sql`${m}::jsonb ? group_key OR items && ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`;
-  // The summaries of the rows rewritten are cleared: the next event landing there reads the rewritten body.
+  // A bucket or span quotes her as its group or among its items; a bucket also among its window summary's items,
+  // and the summaries of the buckets rewritten are cleared: the next event landing there reads the rewritten body.
+  const hers = sql`ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`;
+  const quoting = sql`${m}::jsonb ? group_key OR items && ${hers}`;
   await step(
     'behavior_buckets',
     affected(
       db,
       sql`UPDATE behavior_buckets SET group_key = coalesce(${m}::jsonb->>group_key, group_key),
             items = CASE WHEN items IS NULL THEN NULL ELSE ARRAY(SELECT coalesce(${m}::jsonb->>x, x) FROM unnest(items) WITH ORDINALITY AS i(x, o) ORDER BY o) END,
-            body_from = NULL, body_count = NULL, body_sum = NULL, body_items = NULL
-          WHERE ${quoting} OR body_items && ARRAY(SELECT jsonb_object_keys(${m}::jsonb))`,
+            ${sql.raw(CLEAR_WINDOW_SUMMARY)}
+          WHERE ${quoting} OR body_items && ${hers}`,
     ),
   );
   // Spans are sums of buckets, built again from the rewritten ones as windows read them.
