@@ -9,7 +9,7 @@ import pg from 'pg';
 import { eventBody } from './bodies.js';
 import { perEvent, sampleCpu } from './cpu.js';
 import { HISTORY_BEHAVIORS } from './history-behaviors.js';
-import { createWriteKey, freePort, postmasterPid, throwawayDatabase, waitHealthy } from './targets.js';
+import { createWriteKey, freePort, postmasterPid, throwawayDatabase, waitHealthy, withClient } from './targets.js';
 import { configureWal } from './wal.js';
 
 /**
@@ -68,15 +68,7 @@ async function openStore(label: string, prefix: string): Promise<Store> {
   return { label, url: database.url, env: { ...process.env, ...settings }, key, keyId: id, drop: database.drop };
 }
 
-async function withDatabase<T>(store: Store, work: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: store.url });
-  await c.connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end();
-  }
-}
+const withDatabase = <T>(store: Store, work: (c: pg.Client) => Promise<T>): Promise<T> => withClient(work, store.url);
 
 async function startServer(store: Store): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
   const port = await freePort();

@@ -59,16 +59,23 @@ export async function throwawayDatabase(prefix: string): Promise<{ url: string; 
   return { url: url.toString(), drop: () => run([`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]) };
 }
 
-/** The postmaster of the server of VIGIL_TEST_DATABASE_URL (the parent of any backend), to tell its processes from other servers'. */
-export async function postmasterPid(): Promise<number | undefined> {
-  const c = new pg.Client({ connectionString: process.env.VIGIL_TEST_DATABASE_URL! });
+/** `work` on a connection of its own to `url` (by default the server of VIGIL_TEST_DATABASE_URL), closed after. */
+export async function withClient<T>(work: (c: pg.Client) => Promise<T>, url = process.env.VIGIL_TEST_DATABASE_URL!): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    return parentOf(rows[0]!.pid);
+    return await work(c);
   } finally {
     await c.end();
   }
+}
+
+/** The postmaster of the server of VIGIL_TEST_DATABASE_URL (the parent of any backend), to tell its processes from other servers'. */
+export async function postmasterPid(): Promise<number | undefined> {
+  return withClient(async (c) => {
+    const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return parentOf(rows[0]!.pid);
+  });
 }
 
 async function startBaseline(name: string, script: string, env: Record<string, string> = {}, cleanup?: () => Promise<void>): Promise<Target> {

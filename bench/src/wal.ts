@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { withClient } from './targets.js';
 
 /**
  * The WAL settings the README recommends ("PostgreSQL's memory and WAL") and compose.yaml runs: after a checkpoint
@@ -14,14 +14,10 @@ export const RECOMMENDED_WAL = { wal_compression: 'lz4', max_wal_size: '4GB', ch
  */
 export async function configureWal(): Promise<string> {
   const settings = process.env.BENCH_WAL === 'default' ? {} : RECOMMENDED_WAL;
-  const c = new pg.Client({ connectionString: process.env.VIGIL_TEST_DATABASE_URL });
-  await c.connect();
-  try {
+  await withClient(async (c) => {
     for (const [name, value] of Object.entries({ ...settings, track_wal_io_timing: 'on' })) await c.query(`ALTER SYSTEM SET ${name} = '${value}'`);
     await c.query('SELECT pg_reload_conf()');
-  } finally {
-    await c.end();
-  }
+  });
   const words = Object.entries(settings).map(([k, v]) => `${k}=${v}`);
   return words.length > 0 ? words.join(', ') : 'defaults';
 }
@@ -33,15 +29,11 @@ export interface WalSyncs {
 }
 
 export async function walSyncs(): Promise<WalSyncs> {
-  const c = new pg.Client({ connectionString: process.env.VIGIL_TEST_DATABASE_URL });
-  await c.connect();
-  try {
+  return withClient(async (c) => {
     await c.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await c.query<{ syncs: string; ms: number }>('SELECT wal_sync AS syncs, wal_sync_time AS ms FROM pg_stat_wal');
     return { syncs: Number(rows[0]!.syncs), ms: Number(rows[0]!.ms) };
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /**
