@@ -219,6 +219,42 @@ describe.each(testDrivers())('behaviors engine on %s', (driver) => {
     expect(summarized.map((r) => r.bucket)).not.toContain(bucket);
   });
 
+  it("keeps a unique summary's items through the events that read it, and ignores a summary without them", async () => {
+    const id = `${driver}-summary-items`;
+    const u = behaviors.find((b) => b.name === 'u')!;
+    const start = BASE + 400_000;
+    const sent = Array.from({ length: 20 }, (_, i) => ({ at: start + i * 500, item: `v${i % 7}` }));
+    await run(sent.map(({ at, item }) => facts({ identity: id, at, properties: { item } })));
+    const send = async (at: number, item: string) => {
+      sent.push({ at, item });
+      const [got] = await run([facts({ identity: id, at, properties: { item } })]);
+      return got!.u!.values;
+    };
+    const inWindow = (t: number) => [...new Set(sent.filter((e) => e.at > t - u.windowMs && e.at <= t).map((e) => e.item))].sort();
+    const bucket = Math.floor(sent.at(-1)!.at / u.bucketMs) + 2;
+    const t = bucket * u.bucketMs;
+    const stored = async () =>
+      (
+        await rows<{ body_from: number | null; body_items: string[] | null }>(
+          database.db,
+          sql`SELECT body_from::float8 AS body_from, body_items FROM behavior_buckets WHERE behavior_id = ${u.id} AND group_key = ${id} AND bucket = ${bucket}`,
+        )
+      )[0]!;
+    expect(await send(t, 'w1')).toEqual(inWindow(t));
+    const made = await stored();
+    expect(made.body_from).toBe(windowCuts(u, t).bodyFrom);
+    // The events that read the summary do not send its items again; the row keeps them.
+    for (const [i, item] of ['w2', 'w3'].entries()) {
+      expect(await send(t + 1 + i, item)).toEqual(inWindow(t + 1 + i));
+      expect((await stored()).body_items?.sort()).toEqual(made.body_items?.sort());
+    }
+    // A summary whose items are gone (a write kept items that were cleared meanwhile) is not one: the body is read.
+    await database.db.execute(sql`UPDATE behavior_buckets SET body_items = NULL WHERE behavior_id = ${u.id} AND group_key = ${id} AND bucket = ${bucket}`);
+    expect(await send(t + 3, 'w4')).toEqual(inWindow(t + 3));
+    // ...and the write stores the body as read in its place.
+    expect((await stored()).body_items?.sort()).toEqual(made.body_items?.sort());
+  });
+
   it('estimates unique beyond the exact bound within three standard errors', async () => {
     const id = `${driver}-many`;
     const n = EXACT_UNIQUE_BOUND * 3;

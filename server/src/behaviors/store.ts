@@ -84,8 +84,11 @@ const SPAN = raw(String(SPAN_BUCKETS));
 /** A window's first bucket, when it starts inside it, lies wholly inside by its events' times (and is exact). */
 const WHOLE = 'coalesce(k.first_at >= w.head_from AND k.hll IS NULL, false)';
 
-/** The row is the last bucket and its summary is of this window's body. */
-const KEPT = 'k.bucket = w.last AND k.body_from = w.body_from';
+/**
+ * The row is the last bucket and its summary is of this window's body. A `unique` summary without items is none: a
+ * write that meant to keep the stored items found them cleared (see writeCounts).
+ */
+const KEPT = 'k.bucket = w.last AND k.body_from = w.body_from AND (k.body_items IS NOT NULL OR NOT w.uq)';
 
 /** The row is the window's first bucket, before the body, and is summed with it (see WHOLE). */
 const FIRST_WHOLE = `k.bucket = w.first AND w.first < w.body_from AND ${WHOLE}`;
@@ -291,7 +294,7 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
         summary:
           hlls.length > 0 || core.items.length > SUMMARY_MAX_ITEMS
             ? null
-            : { bodyFrom: w.bodyFrom, count: core.count, sum: core.sum, items: w.unique ? core.items : null },
+            : { bodyFrom: w.bodyFrom, count: core.count, sum: core.sum, items: w.unique ? core.items : null, stored: r.summarized },
         stale: [...(r.later ?? []), ...(r.earlier ?? [])],
       },
       last: bucketState(r),
@@ -372,7 +375,8 @@ export async function writeCounts(
       bf: b.summary?.bodyFrom ?? null,
       bc: b.summary?.count ?? null,
       bs: b.summary?.sum ?? null,
-      bi: b.summary?.items ?? null,
+      // A summary read from the row is not sent again: the update keeps the stored items (see KEPT).
+      bi: b.summary?.stored ? null : (b.summary?.items ?? null),
     }));
     const array = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(${column})) END`;
     writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at, body_from, body_count, body_sum, body_items)
@@ -381,7 +385,9 @@ export async function writeCounts(
       ON CONFLICT (behavior_id, group_key, bucket)
       DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll,
                     first_at = excluded.first_at, last_at = excluded.last_at, body_from = excluded.body_from,
-                    body_count = excluded.body_count, body_sum = excluded.body_sum, body_items = excluded.body_items`);
+                    body_count = excluded.body_count, body_sum = excluded.body_sum,
+                    body_items = CASE WHEN excluded.body_items IS NULL AND excluded.body_from = behavior_buckets.body_from
+                                      THEN behavior_buckets.body_items ELSE excluded.body_items END`);
   }
   if (stale.length > 0) {
     writes.push(sql`UPDATE behavior_buckets SET ${raw(CLEAR_WINDOW_SUMMARY)}

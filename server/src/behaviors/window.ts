@@ -95,6 +95,8 @@ export interface Summary {
   count: number;
   sum: number;
   items: string[] | null;
+  /** Read from the bucket's own row: the write keeps its stored items instead of sending them again. */
+  stored?: boolean;
 }
 
 /** A summary keeps at most this many distinct items: more would make the last bucket's row, rewritten by every event, large. */
