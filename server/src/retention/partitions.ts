@@ -74,7 +74,8 @@ export function bound(spec: PartitionedTable, ms: number) {
 /**
  * Makes the partition holding `start` if it is missing. Rows that reached the default partition in its range (the
  * partition was missing when they arrived) move into it first: PostgreSQL refuses to attach a range the default
- * still holds rows of. Attaching, unlike CREATE TABLE … PARTITION OF, leaves inserts into the parent running.
+ * still holds rows of. Attaching, unlike CREATE TABLE … PARTITION OF, leaves inserts into the parent running. The
+ * columns keep the parent's compression (lz4 for an event's jsonb where the server has it, migration 0021).
  */
 export async function ensurePartition(tx: Queryable, spec: PartitionedTable, start: number): Promise<Partition> {
   const p = partitionAt(spec, start);
@@ -82,7 +83,7 @@ export async function ensurePartition(tx: Queryable, spec: PartitionedTable, sta
   const parent = sql.identifier(spec.table);
   const fallback = sql.identifier(`${spec.table}_default`);
   const inRange = sql`${sql.identifier(spec.column)} >= ${bound(spec, p.start)} AND ${sql.identifier(spec.column)} < ${bound(spec, p.end)}`;
-  await tx.execute(sql`CREATE TABLE ${name} (LIKE ${parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+  await tx.execute(sql`CREATE TABLE ${name} (LIKE ${parent} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING COMPRESSION)`);
   await tx.execute(sql`WITH moved AS (DELETE FROM ${fallback} WHERE ${inRange} RETURNING *) INSERT INTO ${name} SELECT * FROM moved`);
   await tx.execute(sql`ALTER TABLE ${parent} ATTACH PARTITION ${name} FOR VALUES FROM (${bound(spec, p.start)}) TO (${bound(spec, p.end)})`);
   return p;
