@@ -20,7 +20,8 @@ import { configureWal } from './wal.js';
  * server and PostgreSQL, the buffers and the WAL (bytes and full-page images) per event, and the bytes per answer. Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10),
  * BENCH_EVENTS (instead of seconds: this many events per measured run, so buffers per event compare across runs),
  * BENCH_CONNECTIONS (64), BENCH_ROUNDS (5 per store), BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days
- * the seeded events span), BENCH_WAL (`recommended`: the README's WAL settings; `default`: PostgreSQL's).
+ * the seeded events span), BENCH_WAL (`recommended`: the README's WAL settings; `default`: PostgreSQL's). With
+ * VIGIL_TEST_PG_OPTIONS='-c shared_preload_libraries=pg_stat_statements' it also prints each store's costliest statements.
  */
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -47,6 +48,8 @@ writeFileSync(configPath, JSON.stringify({ behaviors }));
 /** One store: its database, the environment of a Vigil process on it, and a write key made there. */
 interface Store {
   label: string;
+  /** Events sent to it, warm-ups included. */
+  sent: number;
   url: string;
   env: NodeJS.ProcessEnv;
   key: string;
@@ -65,7 +68,7 @@ async function openStore(label: string, prefix: string): Promise<Store> {
     VIGIL_LOG_LEVEL: 'warn',
   };
   const { id, key } = createWriteKey(settings);
-  return { label, url: database.url, env: { ...process.env, ...settings }, key, keyId: id, drop: database.drop };
+  return { label, sent: 0, url: database.url, env: { ...process.env, ...settings }, key, keyId: id, drop: database.drop };
 }
 
 const withDatabase = <T>(store: Store, work: (c: pg.Client) => Promise<T>): Promise<T> => withClient(work, store.url);
@@ -132,30 +135,33 @@ async function relationBuffers(store: Store): Promise<Map<string, { hit: number;
 
 let counter = 0;
 /** The bench's traffic for `duration` seconds (or `events` events) at one server, each event a new body. */
-const drive = (url: string, key: string, duration: number, events?: number) =>
-  autocannon({
+const drive = async (store: Store, url: string, duration: number, events?: number) => {
+  const r = await autocannon({
     ...(events ? { amount: events } : {}),
     url: `${url}/events`,
     method: 'POST',
     connections,
     duration,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${store.key}` },
     requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
   });
+  store.sent += r.requests.total;
+  return r;
+};
 
 /** One measured round on a store: a fresh server, 3 s of warm-up, then BENCH_SECONDS (or BENCH_EVENTS) measured. */
 async function measure(store: Store) {
-  const { label, key } = store;
+  const { label } = store;
   const startCounters = await counters(store);
   const startRelations = await relationBuffers(store);
   const startCounter = counter;
   const server = await startServer(store);
   let result;
   try {
-    await drive(server.url, key, 3); // warm-up
+    await drive(store, server.url, 3); // warm-up
     const load = loadavg()[0]!.toFixed(2);
     const before = sampleCpu(server.pid, postmaster);
-    const r = await drive(server.url, key, seconds, amount);
+    const r = await drive(store, server.url, seconds, amount);
     const cpu = perEvent(before, sampleCpu(server.pid, postmaster), r.requests.total);
     // Bytes of each answer, headers included: a full window answers with more (a `unique` behavior's values), and
     // building, storing and sending them is work that the buffers do not show.
@@ -193,7 +199,7 @@ async function measure(store: Store) {
 async function youngStore(store: Store): Promise<void> {
   const server = await startServer(store);
   try {
-    await drive(server.url, store.key, 3);
+    await drive(store, server.url, 3);
   } finally {
     await server.stop();
   }
@@ -302,6 +308,31 @@ async function dailyRetention(store: Store): Promise<void> {
   });
 }
 
+/**
+ * The statements that took the most of PostgreSQL's time on each store, per event sent to it (warm-ups included), when
+ * the server loads pg_stat_statements (VIGIL_TEST_PG_OPTIONS='-c shared_preload_libraries=pg_stat_statements'): which
+ * statement a full store makes dearer, where the totals only say that one is.
+ */
+async function statementReport(store: Store, events: number): Promise<void> {
+  await withDatabase(store, async (c) => {
+    const { rows: loaded } = await c.query<{ on: boolean }>(`SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%' AS on`);
+    if (!loaded[0]!.on) return;
+    await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await c.query<{ calls: string; ms: number; hit: string; read: string; query: string }>(
+      `SELECT calls, total_exec_time AS ms, shared_blks_hit AS hit, shared_blks_read AS read, regexp_replace(query, 's+', ' ', 'g') AS query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND calls >= 100
+       ORDER BY total_exec_time DESC LIMIT 10`,
+    );
+    console.log(`\nstatements by PostgreSQL time, ${store.label} (${events} events sent): µs per event, calls per event, µs and buffers (hit + read) per call`);
+    for (const r of rows) {
+      const calls = Number(r.calls);
+      console.log(
+        `  ${((r.ms * 1000) / events).toFixed(1).padStart(7)} ${(calls / events).toFixed(2).padStart(6)} ${((r.ms * 1000) / calls).toFixed(0).padStart(6)} ${(Number(r.hit) / calls).toFixed(1).padStart(7)} ${(Number(r.read) / calls).toFixed(2).padStart(6)}  ${r.query.slice(0, 110)}`,
+      );
+    }
+  });
+}
+
 type Round = Awaited<ReturnType<typeof measure>>;
 const cpu = (r: Round) => r.cpu.server + r.cpu.postgres;
 /** The round with the median events/s. */
@@ -358,6 +389,7 @@ try {
   console.log(
     `WAL per event empty ÷ full: ${(e.walKb / f.walKb).toFixed(2)} (full-page images per event: empty ${e.fpi.toFixed(2)}, full ${f.fpi.toFixed(2)})`,
   );
+  for (const store of [empty, full]) await statementReport(store, store.sent);
 } finally {
   for (const store of stores) await store.drop();
 }

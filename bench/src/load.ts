@@ -4,7 +4,7 @@ import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
 import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
-import { configureWal, describeSyncs, walSyncs } from './wal.js';
+import { configureWal, describeSyncs, walSyncs, watchSyncStalls } from './wal.js';
 
 /**
  * Load benchmark: Vigil (PGlite, and PostgreSQL when VIGIL_TEST_DATABASE_URL is set — `pnpm load:all` starts one)
@@ -123,8 +123,9 @@ try {
         run.max.push(await drive(target, { duration: seconds, connections }));
         const durable = walWords !== undefined && target.name !== 'vigil pglite';
         const syncsBefore = durable ? await walSyncs() : undefined;
+        const watch = durable ? watchSyncStalls() : undefined;
         run.fixed.push(await paced(target, { rate, seconds, settle, firstBody: counter }));
-        if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds));
+        if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, await watch!.stop()));
         counter += Math.round(rate * (settle + seconds));
         console.warn(`${target.name}: round ${round}/${rounds} done`);
       }

@@ -40,8 +40,55 @@ export async function walSyncs(): Promise<WalSyncs> {
  * Each commit waits for its WAL flush, and every commit in flight waits behind a slow one, so a steady round's p99
  * is at least its slowest fsync: the mean and the total say whether the disk set a round's latency.
  */
-export function describeSyncs(before: WalSyncs, after: WalSyncs, seconds: number): string {
+export function describeSyncs(before: WalSyncs, after: WalSyncs, seconds: number, stalls?: SyncStalls): string {
   const syncs = after.syncs - before.syncs;
   const ms = after.ms - before.ms;
-  return `${syncs} fsyncs, ${(syncs ? ms / syncs : 0).toFixed(2)} ms mean, ${((ms / (seconds * 1000)) * 100).toFixed(0)} % of the time`;
+  const longest = stalls ? `, longest seen ≥ ${stalls.longestMs.toFixed(0)} ms (${stalls.atLeast10Ms} ≥ 10 ms)` : '';
+  return `${syncs} fsyncs, ${(syncs ? ms / syncs : 0).toFixed(2)} ms mean, ${((ms / (seconds * 1000)) * 100).toFixed(0)} % of the time${longest}`;
+}
+
+/** The WAL fsyncs a watch saw last: the longest (ms, at least) and how many lasted 10 ms or more. */
+export interface SyncStalls {
+  longestMs: number;
+  atLeast10Ms: number;
+  samples: number;
+}
+
+/**
+ * Watches the server's processes for WAL fsyncs in progress (`pg_stat_activity.wait_event = 'WALSync'`) every `everyMs`
+ * until stopped: one fsync seen in consecutive samples from t0 to t1 lasted at least t1 − t0. The totals of
+ * `walSyncs` cannot show a single slow fsync, behind which every commit in flight waits; this can, to within a sample.
+ */
+export function watchSyncStalls(everyMs = 5): { stop(): Promise<SyncStalls> } {
+  const stalls: SyncStalls = { longestMs: 0, atLeast10Ms: 0, samples: 0 };
+  let running = true;
+  const done = withClient(async (c) => {
+    const open = new Map<number, { from: number; last: number }>();
+    const close = (run: { from: number; last: number }) => {
+      const ms = run.last - run.from;
+      stalls.longestMs = Math.max(stalls.longestMs, ms);
+      if (ms >= 10) stalls.atLeast10Ms += 1;
+    };
+    while (running) {
+      const { rows } = await c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE wait_event = 'WALSync'`);
+      const now = performance.now();
+      stalls.samples += 1;
+      const seen = new Set(rows.map((r) => r.pid));
+      for (const [pid, run] of open) if (!seen.has(pid)) close(run), open.delete(pid);
+      for (const pid of seen) {
+        const run = open.get(pid);
+        if (run) run.last = now;
+        else open.set(pid, { from: now, last: now });
+      }
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+    for (const run of open.values()) close(run);
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+      return stalls;
+    },
+  };
 }
