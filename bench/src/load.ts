@@ -3,6 +3,7 @@ import { eventBody } from './bodies.js';
 import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
+import { describePauses, watchPauses } from './pauses.js';
 import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
 import { configureWal, describeSyncs, walSyncs, watchSyncStalls } from './wal.js';
 
@@ -77,6 +78,8 @@ interface Measured {
   baseline: MaxResult[];
   /** PostgreSQL's WAL fsyncs during each steady round, for the targets that commit to it. */
   syncs: string[];
+  /** The server's event-loop delay and GCs during each steady round (Vigil only: from its /metrics). */
+  pauses: string[];
 }
 
 const median = (values: number[]) => {
@@ -96,7 +99,7 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math
 // right before each round of each target, and a ratio is always of two runs a few seconds apart. One target runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
 const bareTarget = await startBare();
-const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [] };
+const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [] };
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 // BENCH_TARGETS=postgres skips PGlite when only the PostgreSQL ratio is wanted (and the reverse).
@@ -111,7 +114,7 @@ try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
   for (const start of starters) {
     const target = await start();
-    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [] };
+    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [] };
     runs.push(run);
     try {
       await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
@@ -124,8 +127,10 @@ try {
         const durable = walWords !== undefined && target.name !== 'vigil pglite';
         const syncsBefore = durable ? await walSyncs() : undefined;
         const watch = durable ? watchSyncStalls() : undefined;
+        const pauses = target.name.startsWith('vigil') ? await watchPauses(target) : undefined;
         run.fixed.push(await paced(target, { rate, seconds, settle, firstBody: counter }));
         if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, await watch!.stop()));
+        if (pauses) run.pauses.push(describePauses(await pauses.stop()));
         counter += Math.round(rate * (settle + seconds));
         console.warn(`${target.name}: round ${round}/${rounds} done`);
       }
@@ -168,6 +173,8 @@ if (walWords !== undefined) {
   console.log(`\nPostgreSQL's WAL fsyncs in each steady round, settling seconds included (WAL: ${walWords}): a round's p99 is at least its slowest`);
   for (const run of runs.filter((r) => r.syncs.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.syncs.join(' | ')}`);
 }
+console.log(`\nThe server's pauses in each steady round, settling seconds included (from its /metrics)`);
+for (const run of runs.filter((r) => r.pauses.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.pauses.join(' | ')}`);
 
 // The goals, judged on this run's figures (goals.ts says how targets run at different moments are compared).
 const figuresOf = (name: string): TargetFigures | undefined => {

@@ -43,11 +43,11 @@ export async function walSyncs(): Promise<WalSyncs> {
 export function describeSyncs(before: WalSyncs, after: WalSyncs, seconds: number, stalls?: SyncStalls): string {
   const syncs = after.syncs - before.syncs;
   const ms = after.ms - before.ms;
-  const longest = stalls ? `, longest seen ≥ ${stalls.longestMs.toFixed(0)} ms (${stalls.atLeast10Ms} ≥ 10 ms)` : '';
+  const longest = stalls ? `, longest commit wait seen ≥ ${stalls.longestMs.toFixed(0)} ms (${stalls.atLeast10Ms} ≥ 10 ms)` : '';
   return `${syncs} fsyncs, ${(syncs ? ms / syncs : 0).toFixed(2)} ms mean, ${((ms / (seconds * 1000)) * 100).toFixed(0)} % of the time${longest}`;
 }
 
-/** The WAL fsyncs a watch saw last: the longest (ms, at least) and how many lasted 10 ms or more. */
+/** The commits a watch saw waiting for the WAL: the longest wait (ms, at least) and how many waited 10 ms or more. */
 export interface SyncStalls {
   longestMs: number;
   atLeast10Ms: number;
@@ -55,34 +55,40 @@ export interface SyncStalls {
 }
 
 /**
- * Watches the server's processes for WAL fsyncs in progress (`pg_stat_activity.wait_event = 'WALSync'`) every `everyMs`
- * until stopped: one fsync seen in consecutive samples from t0 to t1 lasted at least t1 − t0. The totals of
- * `walSyncs` cannot show a single slow fsync, behind which every commit in flight waits; this can, to within a sample.
+ * Watches the server's client backends every `everyMs` until stopped, for statements waiting on the WAL: in an fsync
+ * (`WALSync`) or behind the process doing one (`WALWrite`, the lock or the write). A statement (pid and `query_start`)
+ * seen waiting from one sample to a later one waited at least the time between them. The totals of `walSyncs`
+ * cannot show one slow fsync, behind which every commit in flight waits; this can, to within a sample. Keyed by
+ * statement, not process: a process that flushes often is caught in a flush by consecutive samples without any of
+ * them being slow.
  */
 export function watchSyncStalls(everyMs = 5): { stop(): Promise<SyncStalls> } {
   const stalls: SyncStalls = { longestMs: 0, atLeast10Ms: 0, samples: 0 };
   let running = true;
   const done = withClient(async (c) => {
-    const open = new Map<number, { from: number; last: number }>();
-    const close = (run: { from: number; last: number }) => {
-      const ms = run.last - run.from;
+    const open = new Map<string, { from: number; last: number }>();
+    const close = (wait: { from: number; last: number }) => {
+      const ms = wait.last - wait.from;
       stalls.longestMs = Math.max(stalls.longestMs, ms);
       if (ms >= 10) stalls.atLeast10Ms += 1;
     };
     while (running) {
-      const { rows } = await c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE wait_event = 'WALSync'`);
+      const { rows } = await c.query<{ statement: string }>(
+        `SELECT pid || ' ' || query_start AS statement FROM pg_stat_activity
+         WHERE backend_type = 'client backend' AND wait_event IN ('WALSync', 'WALWrite')`,
+      );
       const now = performance.now();
       stalls.samples += 1;
-      const seen = new Set(rows.map((r) => r.pid));
-      for (const [pid, run] of open) if (!seen.has(pid)) close(run), open.delete(pid);
-      for (const pid of seen) {
-        const run = open.get(pid);
-        if (run) run.last = now;
-        else open.set(pid, { from: now, last: now });
+      const seen = new Set(rows.map((r) => r.statement));
+      for (const [statement, wait] of open) if (!seen.has(statement)) close(wait), open.delete(statement);
+      for (const statement of seen) {
+        const wait = open.get(statement);
+        if (wait) wait.last = now;
+        else open.set(statement, { from: now, last: now });
       }
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
-    for (const run of open.values()) close(run);
+    for (const wait of open.values()) close(wait);
   });
   return {
     stop: async () => {
