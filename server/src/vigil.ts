@@ -133,7 +133,6 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     cache: facts,
     // Subscriptions are matched in memory; a batch writes webhook messages only when one matches.
     outbox: webhooks.cache.outboxWrite,
-    announce: feed.channel,
   });
   const rateLimiter =
     env.VIGIL_RATE_LIMIT_RPS === 0 ? noopRateLimiter : new MemoryRateLimiter({ ratePerSecond: env.VIGIL_RATE_LIMIT_RPS, burst: env.VIGIL_RATE_LIMIT_BURST });

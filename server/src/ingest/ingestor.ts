@@ -23,8 +23,6 @@ export interface IngestorOptions {
   cache?: FactCache;
   /** Writes made with each batch (webhooks' outbox); none: only the events and their facts. */
   outbox?: BatchOutbox;
-  /** The NOTIFY channel each batch's write announces its stored events on (the live feed's, on PostgreSQL); none: silent. */
-  announce?: string | undefined;
   /** The installation's handprint secret (the browser handprint salt): server-side handprints are keyed with it. */
   handprintSecret: string;
   /** Links to handprints stored before ids were keyed; none when the installation has no such ids. */
@@ -76,8 +74,7 @@ export class Ingestor {
   private async commit(items: PendingEvent[]): Promise<(StoredOutcome | ItemFailure)[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const { cache, outbox, announce } = this.options;
-        return await storeBatch(this.options.database.db, items, this.options.risk, { cache, outbox, announce });
+        return await storeBatch(this.options.database.db, items, this.options.risk, this.options.cache, this.options.outbox);
       } catch (error) {
         // A commit meeting a database fault makes /readyz not ready at once, without waiting for its next ping.
         this.options.database.health.observe(error);

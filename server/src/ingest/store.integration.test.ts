@@ -118,52 +118,6 @@ describe.each(testDrivers())('storing batches on %s', (driver) => {
     expect(outcomes[1]!.insights.device_id).toBe('dev-other');
   });
 
-  if (driver === 'postgres') {
-    it('announces exactly the events its write stored, in the write, a notification per 200', async () => {
-      const channel = 'store_test_added';
-      const listener = new pg.Client({ connectionString: testDb.env.DATABASE_URL });
-      await listener.connect();
-      const payloads: string[] = [];
-      listener.on('notification', (n) => n.channel === channel && payloads.push(n.payload ?? ''));
-      await listener.query(`LISTEN ${channel}`);
-      const announced = async (n: number) => {
-        for (let i = 0; i < 200 && payloads.flatMap((p) => p.split(',')).length < n; i++) await new Promise((r) => setTimeout(r, 10));
-        return payloads.splice(0).map((p) => p.split(','));
-      };
-      const unkeyed = (): PendingEvent => ({
-        keyId,
-        handprintId: 'hp_store_test',
-        event: normalizeEvent(
-          { event: 'login', identity: 'announce@example.com', properties: { device_id: 'dev-announce' } },
-          { ip: '198.51.100.7', userAgent: 'test', acceptLanguage: undefined, idempotencyKey: undefined, keyId, keyKind: 'write' },
-        ),
-      });
-      const writes = { announce: channel };
-      try {
-        // A keyed event, an unkeyed one, and a copy of the first in the same batch: two events stored, two announced.
-        const first = await storeBatch(t.database.db, [pendingEvent('announce-1'), unkeyed(), pendingEvent('announce-1')], risk, writes);
-        expect((await announced(2)).flat().sort()).toEqual([first[0]!.insights.event_id, first[1]!.insights.event_id].sort());
-        // A retry racing its original in another batch loses at the claim: only the original is announced.
-        const raced = await racing(() =>
-          Promise.all([
-            storeBatch(t.database.db, [pendingEvent('announce-race')], risk, writes),
-            storeBatch(t.database.db, [pendingEvent('announce-race')], risk, writes),
-          ]),
-        );
-        const original = raced.map(([o]) => o!).find((o) => !o.replayed)!;
-        expect(await announced(1)).toEqual([[original.insights.event_id]]);
-        // A replay stores nothing and announces nothing; 450 new events go out as 200 + 200 + 50.
-        await storeBatch(t.database.db, [pendingEvent('announce-1')], risk, writes);
-        const many = await storeBatch(t.database.db, Array.from({ length: 450 }, unkeyed), risk, writes);
-        const parts = await announced(450);
-        expect(parts.map((p) => p.length).sort()).toEqual([200, 200, 50]);
-        expect(parts.flat().sort()).toEqual(many.map((o) => o.insights.event_id).sort());
-      } finally {
-        await listener.end();
-      }
-    });
-  }
-
   it('merges a new device that another batch inserted since its read: earliest first sighting, latest handprint', async () => {
     const now = Date.now();
     const early = pendingEvent('twice-1', 'dev-twice', 'twice@example.com', {

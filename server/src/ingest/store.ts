@@ -22,22 +22,6 @@ export interface PendingEvent {
  */
 export type BatchOutbox = (batch: readonly Pending[], insights: readonly Insights[], claimed: Sql | null) => Sql | null;
 
-/** What a batch's write statement does besides storing the events and their facts. */
-export interface BatchWrites {
-  /** Hot facts of this process (pipeline/fact-cache.ts); none: every batch reads. */
-  cache?: FactCache | undefined;
-  outbox?: BatchOutbox | undefined;
-  /**
-   * A NOTIFY channel the write announces the ids of the events it stored on (comma-separated, a few hundred to a
-   * notification): the live feed's on PostgreSQL. In the write, not after it, it costs no round trip and no transaction
-   * of its own, and it is sent exactly when the events are committed.
-   */
-  announce?: string | undefined;
-}
-
-/** Ids per notification: event ids are 30 characters, and a NOTIFY payload must stay under 8,000 bytes. */
-const ANNOUNCED_PER_NOTIFY = 200;
-
 /** `replayed`: an earlier event with the same idempotency key answered; nothing new was stored or counted. */
 export interface StoredOutcome {
   insights: Insights;
@@ -63,21 +47,26 @@ const splitIdemKey = (k: string): [string, string] => {
  * twice. A stage that counts under locks (behaviors) makes the batch transactional: idempotency keys are then
  * locked first (advisory locks, sorted) so the second copy sees the first's answer before anything is counted.
  */
-export async function storeBatch(db: Db, batch: PendingEvent[], risk: RiskOptions, writes: BatchWrites = {}): Promise<(StoredOutcome | ItemFailure)[]> {
+export async function storeBatch(
+  db: Db,
+  batch: PendingEvent[],
+  risk: RiskOptions,
+  cache?: FactCache,
+  outbox?: BatchOutbox,
+): Promise<(StoredOutcome | ItemFailure)[]> {
   const pending = batch.map((p) => ({ ...p, eventId: newId('evt') }));
-  const { cache } = writes;
   if (risk.stages.some((s) => s.transactional?.(pending))) {
-    return db.transaction((tx) => storeIn(tx, pending, risk, true, { ...writes, cache: undefined }));
+    return db.transaction((tx) => storeIn(tx, pending, risk, true, undefined, false, outbox));
   }
-  if (!cache || cache.capacity === 0) return storeIn(db, pending, risk, false, { ...writes, cache: undefined });
+  if (!cache || cache.capacity === 0) return storeIn(db, pending, risk, false, undefined, false, outbox);
   try {
-    return await storeIn(db, pending, risk, false, writes);
+    return await storeIn(db, pending, risk, false, cache, false, outbox);
   } catch (error) {
     // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
     // the cache.
     if (!isStaleFacts(error)) throw error;
     cache.commits.stale++;
-    return storeIn(db, pending, risk, false, writes, true);
+    return storeIn(db, pending, risk, false, cache, true, outbox);
   }
 }
 
@@ -95,8 +84,9 @@ async function storeIn(
   batch: Pending[],
   risk: RiskOptions,
   locked: boolean,
-  { cache, outbox, announce }: BatchWrites,
+  cache?: FactCache,
   readEverything = false,
+  outbox?: BatchOutbox,
 ): Promise<(StoredOutcome | ItemFailure)[]> {
   const outcomes: (StoredOutcome | ItemFailure | undefined)[] = new Array(batch.length);
   const keyed = new Map<string, number[]>();
@@ -149,12 +139,9 @@ async function storeIn(
     const answers = evaluated.insights.map((insights) => JSON.stringify(insights));
     const { claim, insert } = insertEvents(pending, evaluated.insights, answers, stale);
     const parts = [...writes, ...evaluated.writes, ...(claim ? [claim] : [])];
-    // writeAll names its parts w0, w1, …: the outbox and the announcement read the claim's RETURNING by that name.
-    const claimed = claim ? raw(`w${parts.length - 1}`) : null;
-    const extra = [outbox?.(pending, evaluated.insights, claimed), announce && announceStored(announce, pending, claimed)];
-    const inserted = await writeAll<{ id: string }>(db, [...parts, ...extra.filter((part): part is Sql => !!part)], (ctes) =>
-      insert(claimed, announce ? ctes.at(-1)! : null),
-    );
+    // writeAll names its parts w0, w1, …: the outbox reads the claim's RETURNING by that name.
+    const announce = outbox?.(pending, evaluated.insights, claim ? raw(`w${parts.length - 1}`) : null);
+    const inserted = await writeAll<{ id: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) => insert(claim ? ctes[parts.length - 1]! : null));
     if (cache) {
       for (const r of [remember, ...evaluated.remember]) r(cache);
       cache.commits[toRead ? 'read' : 'cached']++;
@@ -222,24 +209,12 @@ function answersOf(read: unknown): Map<string, Insights> {
  * call is a subquery so that it runs once per statement (an init plan), not once per row as a volatile function
  * in the WHERE clause would.
  */
-/**
- * NOTIFY of the batch's events that the write stores: those without an idempotency key, and those whose key the
- * claim won. A SELECT in WITH runs only as far as the statement reads it, so the insert reads it (see insertEvents).
- */
-function announceStored(channel: string, pending: Pending[], claimed: Sql | null): Sql {
-  const unkeyed = pending.filter((p) => p.event.idempotencyKey === null).map((p) => p.eventId);
-  const ids = sql`SELECT k AS id FROM ${keys(unkeyed)}${claimed ? sql` UNION ALL SELECT event_id FROM ${claimed}` : sql``}`;
-  return sql`SELECT pg_notify(${channel}, string_agg(id, ',')) FROM (
-      SELECT id, (row_number() OVER () - 1) / ${raw(String(ANNOUNCED_PER_NOTIFY))} AS part FROM (${ids}) AS ids) AS parts
-    GROUP BY part`;
-}
-
 function insertEvents(
   pending: Pending[],
   insights: Insights[],
   answers: readonly string[],
   stale: readonly Sql[],
-): { claim: Sql | null; insert: (claimed: Sql | null, announced: Sql | null) => Sql } {
+): { claim: Sql | null; insert: (claimed: Sql | null) => Sql } {
   const keyed: { k: string; i: string; id: string; at: string }[] = [];
   // Each row's JSON with its answer spliced in as already serialised: the answer is serialised once, for both
   // the database and the HTTP reply.
@@ -275,10 +250,7 @@ function insertEvents(
           ORDER BY k, i
           ON CONFLICT (key_id, idempotency_key) DO NOTHING
           RETURNING event_id`;
-  const insert = (
-    claimed: Sql | null,
-    announced: Sql | null,
-  ) => sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
+  const insert = (claimed: Sql | null) => sql`INSERT INTO events (id, key_id, idempotency_key, name, identity, device_id, handprint_id, session_id, ip,
       user_agent, properties, tags, risk_score, response, occurred_at, received_at)
     SELECT * FROM ${recordsJson(
       `[${rows.join(',')}]`,
@@ -289,6 +261,6 @@ function insertEvents(
     WHERE ${stale.length > 0 ? sql`CASE WHEN (SELECT vigil_facts_hold(${join(stale, ' OR ')})) THEN ` : sql``}
       (t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``})
       ${stale.length > 0 ? sql`END` : sql``}
-    RETURNING id${announced ? sql`, (SELECT count(*) FROM ${announced}) AS announced` : sql``}`;
+    RETURNING id`;
   return { claim, insert };
 }

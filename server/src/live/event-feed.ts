@@ -11,6 +11,8 @@ import { LiveSubscription } from './subscription.js';
 
 /** NOTIFY channel carrying the ids of newly stored events, comma-separated, between Vigil processes. */
 export const EVENT_ADDED_CHANNEL = 'vigil_event_added';
+// NOTIFY payloads must stay under 8,000 bytes.
+const PAYLOAD_MAX = 7_500;
 /** Ids read per statement while delivering. */
 const READ_BATCH = 500;
 /**
@@ -41,14 +43,16 @@ interface Entry {
 }
 
 /**
- * The live feed behind `eventAdded`. Every event stored (in any process) is announced by id: on PostgreSQL by the
- * batch's own write, with NOTIFY on EVENT_ADDED_CHANNEL (`channel`), which PostgreSQL sends at commit and every process
- * LISTENs to (its own included); on PGlite, the one process, directly once stored. A process with subscribers reads the announced events once per batch, with each distinct
+ * The live feed behind `eventAdded`. Every event stored (in any process) is announced by id after its commit: on
+ * PostgreSQL with NOTIFY on EVENT_ADDED_CHANNEL, which every process LISTENs to (its own included); on PGlite, the
+ * one process, directly. A process with subscribers reads the announced events once per batch, with each distinct
  * filter as one boolean column (see matchNewEvents), and hands each subscriber what its filter matches.
  */
 export class EventFeed implements Pick<IngestObserver, 'stored'> {
   private readonly entries = new Set<Entry>();
   private readonly perAccount = new Map<string, number>();
+  private toAnnounce: string[] = [];
+  private announcing = false;
   private incoming: string[] = [];
   private delivering = false;
   private unlisten: (() => Promise<void>) | undefined;
@@ -109,15 +113,38 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     await this.unlisten?.();
   }
 
-  /** The channel ingestion's writes announce stored events on: PostgreSQL's, where processes share it; none on PGlite. */
-  get channel(): string | undefined {
-    return this.options.database.driver === 'postgres' ? EVENT_ADDED_CHANNEL : undefined;
+  /** Ingestion's observer: called once an event is committed (a replay stored nothing new). */
+  stored(outcome: StoredOutcome): void {
+    if (outcome.replayed) return;
+    if (this.options.database.driver !== 'postgres') return this.arrived([outcome.insights.event_id]);
+    this.toAnnounce.push(outcome.insights.event_id);
+    if (this.announcing) return;
+    this.announcing = true;
+    // Every event of a group commit resolves in the same turn: one NOTIFY (per 7.5 kB of ids) per commit.
+    setImmediate(() => void this.announce());
   }
 
-  /** Ingestion's observer: called once an event is committed (a replay stored nothing new). On PostgreSQL the write announced it. */
-  stored(outcome: StoredOutcome): void {
-    if (outcome.replayed || this.channel) return;
-    this.arrived([outcome.insights.event_id]);
+  private async announce(): Promise<void> {
+    const ids = this.toAnnounce;
+    this.toAnnounce = [];
+    this.announcing = false;
+    let chunk = '';
+    const send = async (payload: string) => {
+      try {
+        await this.options.database.db.execute(sql`SELECT pg_notify(${EVENT_ADDED_CHANNEL}, ${payload})`);
+      } catch (error) {
+        // The events are stored and answered; only live subscribers miss them.
+        this.log.warn({ err: error }, 'could not announce new events to the live feed');
+      }
+    };
+    for (const id of ids) {
+      if (chunk.length + id.length + 1 > PAYLOAD_MAX) {
+        await send(chunk);
+        chunk = '';
+      }
+      chunk = chunk ? `${chunk},${id}` : id;
+    }
+    if (chunk) await send(chunk);
   }
 
   /**
