@@ -120,7 +120,9 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     this.toAnnounce.push(outcome.insights.event_id);
     if (this.announcing) return;
     this.announcing = true;
-    // Every event of a group commit resolves in the same turn: one NOTIFY (per 7.5 kB of ids) per commit.
+    // Every event of a group commit resolves in the same turn: one NOTIFY (per 7.5 kB of ids) per commit. Not in the
+    // commit itself: a transaction that NOTIFYs holds PostgreSQL's one notify lock through its WAL flush, so ingest
+    // commits would go one at a time across every process, and a full notification queue would fail ingestion.
     setImmediate(() => void this.announce());
   }
 
