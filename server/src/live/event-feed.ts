@@ -20,6 +20,11 @@ const READ_BATCH = 500;
  * the driver says so, and another process's clock (it sets `received_at`) may run a little behind this one's.
  */
 const CATCH_UP_MARGIN_MS = 30_000;
+/**
+ * How long stored events wait to be announced together: at a steady rate most events are commits of their own, and
+ * one NOTIFY per commit was a round trip and a transaction per event; this many ms add as much to live delivery.
+ */
+export const ANNOUNCE_EVERY_MS = 5;
 /** Ids delivered lately, remembered so the catch-up's margin does not deliver an event twice. */
 const RECENT_IDS = 20_000;
 
@@ -28,6 +33,8 @@ export interface EventFeedOptions {
   maxSubscriptions: number;
   maxPerAccount: number;
   maxQueue: number;
+  /** ANNOUNCE_EVERY_MS unless set (tests). */
+  announceEveryMs?: number;
 }
 
 export interface FeedLog {
@@ -52,7 +59,8 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
   private readonly entries = new Set<Entry>();
   private readonly perAccount = new Map<string, number>();
   private toAnnounce: string[] = [];
-  private announcing = false;
+  private announcing: NodeJS.Timeout | undefined;
+  private announced: Promise<void> = Promise.resolve();
   private incoming: string[] = [];
   private delivering = false;
   private unlisten: (() => Promise<void>) | undefined;
@@ -110,6 +118,9 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
 
   async stop(): Promise<void> {
     for (const entry of [...this.entries]) entry.subscription.end();
+    // What this process stored is announced before it goes: other processes' subscribers are waiting for it.
+    if (this.announcing) this.announceNow();
+    await this.announced;
     await this.unlisten?.();
   }
 
@@ -119,17 +130,21 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     if (this.options.database.driver !== 'postgres') return this.arrived([outcome.insights.event_id]);
     this.toAnnounce.push(outcome.insights.event_id);
     if (this.announcing) return;
-    this.announcing = true;
-    // Every event of a group commit resolves in the same turn: one NOTIFY (per 7.5 kB of ids) per commit. Not in the
-    // commit itself: a transaction that NOTIFYs holds PostgreSQL's one notify lock through its WAL flush, so ingest
-    // commits would go one at a time across every process, and a full notification queue would fail ingestion.
-    setImmediate(() => void this.announce());
+    // One NOTIFY (per 7.5 kB of ids) for the commits of ANNOUNCE_EVERY_MS. Not in the commits themselves: a
+    // transaction that NOTIFYs holds PostgreSQL's one notify lock through its WAL flush, so ingest commits would go one
+    // at a time across every process, and a full notification queue would fail ingestion.
+    this.announcing = setTimeout(() => this.announceNow(), this.options.announceEveryMs ?? ANNOUNCE_EVERY_MS);
   }
 
-  private async announce(): Promise<void> {
+  private announceNow(): void {
+    clearTimeout(this.announcing);
+    this.announcing = undefined;
     const ids = this.toAnnounce;
     this.toAnnounce = [];
-    this.announcing = false;
+    this.announced = this.announced.then(() => this.announce(ids));
+  }
+
+  private async announce(ids: string[]): Promise<void> {
     let chunk = '';
     const send = async (payload: string) => {
       try {
