@@ -314,7 +314,8 @@ async function dailyRetention(store: Store): Promise<void> {
  * `-c track_io_timing=on` for the time spent reading pages from outside shared buffers): which
  * statement a full store makes dearer, where the totals only say that one is.
  */
-async function statementReport(store: Store, events: number): Promise<void> {
+async function statementReport(store: Store): Promise<void> {
+  const events = store.sent;
   await withDatabase(store, async (c) => {
     const { rows: loaded } = await c.query<{ on: boolean }>(`SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%' AS on`);
     if (!loaded[0]!.on) return;
@@ -392,7 +393,7 @@ try {
   console.log(
     `WAL per event empty ÷ full: ${(e.walKb / f.walKb).toFixed(2)} (full-page images per event: empty ${e.fpi.toFixed(2)}, full ${f.fpi.toFixed(2)})`,
   );
-  for (const store of [empty, full]) await statementReport(store, store.sent);
+  for (const store of [empty, full]) await statementReport(store);
 } finally {
   for (const store of stores) await store.drop();
 }

@@ -170,7 +170,7 @@ for (const run of runs) {
   console.log(`${row(run.target.name, medianOf(run.fixed))} ${byRound(run, (r) => r.p99).padEnd(width)}  ${byRound(run, (r) => r.p99Whole)}`);
 }
 if (walWords !== undefined) {
-  console.log(`\nPostgreSQL's WAL fsyncs in each steady round, settling seconds included (WAL: ${walWords}): a round's p99 is at least its slowest`);
+  console.log(`\nPostgreSQL's WAL fsyncs in each steady round, settling seconds included (WAL: ${walWords}): a stall holds every commit in flight`);
   for (const run of runs.filter((r) => r.syncs.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.syncs.join(' | ')}`);
 }
 console.log(`\nThe server's pauses in each steady round, settling seconds included (from its /metrics)`);

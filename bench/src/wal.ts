@@ -37,8 +37,9 @@ export async function walSyncs(): Promise<WalSyncs> {
 }
 
 /**
- * Each commit waits for its WAL flush, and every commit in flight waits behind a slow one, so a steady round's p99
- * is at least its slowest fsync: the mean and the total say whether the disk set a round's latency.
+ * Each commit waits for its WAL flush, and every commit in flight waits behind a slow one: the mean and the total say
+ * how much of a round the disk took, the longest wait (watchSyncStalls) whether one stall held a round's commits.
+ * Whether such a stall shows in p99 depends on how fast the server then works its backlog off.
  */
 export function describeSyncs(before: WalSyncs, after: WalSyncs, seconds: number, stalls?: SyncStalls): string {
   const syncs = after.syncs - before.syncs;
@@ -51,7 +52,6 @@ export function describeSyncs(before: WalSyncs, after: WalSyncs, seconds: number
 export interface SyncStalls {
   longestMs: number;
   atLeast10Ms: number;
-  samples: number;
 }
 
 /**
@@ -63,7 +63,7 @@ export interface SyncStalls {
  * them being slow.
  */
 export function watchSyncStalls(everyMs = 5): { stop(): Promise<SyncStalls> } {
-  const stalls: SyncStalls = { longestMs: 0, atLeast10Ms: 0, samples: 0 };
+  const stalls: SyncStalls = { longestMs: 0, atLeast10Ms: 0 };
   let running = true;
   const done = withClient(async (c) => {
     const open = new Map<string, { from: number; last: number }>();
@@ -78,9 +78,12 @@ export function watchSyncStalls(everyMs = 5): { stop(): Promise<SyncStalls> } {
          WHERE backend_type = 'client backend' AND wait_event IN ('WALSync', 'WALWrite')`,
       );
       const now = performance.now();
-      stalls.samples += 1;
       const seen = new Set(rows.map((r) => r.statement));
-      for (const [statement, wait] of open) if (!seen.has(statement)) close(wait), open.delete(statement);
+      for (const [statement, wait] of open) {
+        if (seen.has(statement)) continue;
+        close(wait);
+        open.delete(statement);
+      }
       for (const statement of seen) {
         const wait = open.get(statement);
         if (wait) wait.last = now;
