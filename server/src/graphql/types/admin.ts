@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import { AccountActionEnum, CredentialStateEnum, KeyKindEnum, SupervisorRoleEnum } from './enums.js';
 
-@ObjectType({ description: 'A write or client key (never its secret).' })
+@ObjectType('Key', { description: 'A write or client key (never its secret).' })
 export class Key {
   @Field(() => ID)
   id!: string;
@@ -35,7 +35,7 @@ export class Key {
   state!: CredentialStateEnum;
 }
 
-@ObjectType()
+@ObjectType('CreatedKey')
 export class CreatedKey {
   @Field(() => Key)
   key!: Key;
@@ -44,13 +44,13 @@ export class CreatedKey {
   secret!: string;
 }
 
-@ObjectType({ description: 'A rotation: the new key (its secret shown only here) and the old one, working until its expiresAt.' })
+@ObjectType('RotatedKey', { description: 'A rotation: the new key (its secret shown only here) and the old one, working until its expiresAt.' })
 export class RotatedKey extends CreatedKey {
   @Field(() => Key)
   previous!: Key;
 }
 
-@ObjectType()
+@ObjectType('Supervisor')
 export class Supervisor {
   @Field(() => ID)
   id!: string;
@@ -68,7 +68,7 @@ export class Supervisor {
   disabledAt!: Date | null;
 }
 
-@ObjectType()
+@ObjectType('CreatedSupervisor')
 export class CreatedSupervisor {
   @Field(() => Supervisor)
   supervisor!: Supervisor;
@@ -78,7 +78,7 @@ export class CreatedSupervisor {
 }
 
 /** What tokens and sessions share; only its subclasses are used, so the schema holds only them. */
-@ObjectType()
+@ObjectType('SupervisorCredential')
 abstract class SupervisorCredential {
   @Field(() => ID)
   id!: string;
@@ -99,7 +99,7 @@ abstract class SupervisorCredential {
   revokedAt!: Date | null;
 }
 
-@ObjectType({ description: 'An API token of a supervisor (never its secret).' })
+@ObjectType('Token', { description: 'An API token of a supervisor (never its secret).' })
 export class Token extends SupervisorCredential {
   @Field(() => String)
   name!: string;
@@ -114,13 +114,15 @@ export class Token extends SupervisorCredential {
   state!: CredentialStateEnum;
 }
 
-@ObjectType({ description: 'A console session of a supervisor (never its secret); ended by logout, an admin, a password reset or disabling the account.' })
+@ObjectType('Session', {
+  description: 'A console session of a supervisor (never its secret); ended by logout, an admin, a password reset or disabling the account.',
+})
 export class Session extends SupervisorCredential {
   @Field(() => GraphQLISODateTime)
   expiresAt!: Date;
 }
 
-@ObjectType()
+@ObjectType('PasswordReset')
 export class PasswordReset {
   @Field(() => Supervisor)
   supervisor!: Supervisor;
@@ -132,7 +134,7 @@ export class PasswordReset {
   sessionsRevoked!: number;
 }
 
-@ObjectType({ description: 'Who changed an account: a supervisor, or the CLI on the server.' })
+@ObjectType('AccountActor', { description: 'Who changed an account: a supervisor, or the CLI on the server.' })
 export class AccountActor {
   @Field(() => String, { description: 'supervisor or cli.' })
   kind!: string;
@@ -144,7 +146,7 @@ export class AccountActor {
   name!: string;
 }
 
-@ObjectType({ description: 'One change to an account or its credentials; kept after the account is deleted.' })
+@ObjectType('AccountAuditRecord', { description: 'One change to an account or its credentials; kept after the account is deleted.' })
 export class AccountAuditRecord {
   @Field(() => ID)
   id!: string;
@@ -168,7 +170,7 @@ export class AccountAuditRecord {
   at!: Date;
 }
 
-@ObjectType()
+@ObjectType('CreatedToken')
 export class CreatedToken {
   @Field(() => ID)
   id!: string;
@@ -180,7 +182,7 @@ export class CreatedToken {
   expiresAt!: Date | null;
 }
 
-@ObjectType({ description: 'A token rotation: the new token (shown only here) and the old one, working until its expiresAt.' })
+@ObjectType('RotatedToken', { description: 'A token rotation: the new token (shown only here) and the old one, working until its expiresAt.' })
 export class RotatedToken extends CreatedToken {
   @Field(() => Token)
   previous!: Token;

@@ -44,7 +44,7 @@ registerEnumType(BehaviorStatusEnum, {
  * One entry of a behavior's `filters`, as in the config file: either an event name (`event`) or a condition
  * (`field`, `operator`, `value`).
  */
-@ObjectType({ description: 'An event name (`event`) or a condition (`field`, `operator`, `value`); all must hold.' })
+@ObjectType('BehaviorFilter', { description: 'An event name (`event`) or a condition (`field`, `operator`, `value`); all must hold.' })
 export class BehaviorFilter {
   @Field(() => String, { nullable: true, description: 'The event must have this name (event-name entries only).' })
   event!: string | null;
@@ -59,7 +59,7 @@ export class BehaviorFilter {
   value!: unknown;
 }
 
-@ObjectType({ description: 'A velocity counter (behavior) and its state.' })
+@ObjectType('Behavior', { description: 'A velocity counter (behavior) and its state.' })
 export class Behavior {
   @Field(() => ID, { description: 'Hash of what the behavior counts: it changes (and backfills again) when that changes.' })
   id!: string;
@@ -98,7 +98,7 @@ export class Behavior {
   backfilledEvents!: number;
 }
 
-@InputType({ description: 'Either `event` alone (an event name) or `field` + `operator` (+ `value`): a condition.' })
+@InputType('BehaviorFilterInput', { description: 'Either `event` alone (an event name) or `field` + `operator` (+ `value`): a condition.' })
 export class BehaviorFilterInput {
   @Field(() => String, { nullable: true })
   event?: string | null;
@@ -116,7 +116,7 @@ export class BehaviorFilterInput {
   value?: unknown;
 }
 
-@InputType({ description: "A behavior definition: the config file's `behaviors` entry, in camelCase. Validated by the same rules." })
+@InputType('BehaviorInput', { description: "A behavior definition: the config file's `behaviors` entry, in camelCase. Validated by the same rules." })
 export class BehaviorInput {
   @Field(() => String, { description: 'Letters, digits and _, starting with a letter, at most 64.' })
   name!: string;

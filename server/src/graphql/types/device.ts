@@ -5,7 +5,7 @@ import type { BindingSummary } from '../../binding/store.js';
 import type { DeviceSummary } from '../../registry/listing.js';
 import { PageInfo } from './page-info.js';
 
-@ObjectType({ description: 'A registration: who the device belongs to, with what role, and its state.' })
+@ObjectType('Registration', { description: 'A registration: who the device belongs to, with what role, and its state.' })
 export class Registration {
   @Field(() => String)
   userId!: string;
@@ -38,7 +38,7 @@ export class Registration {
   deactivatedBy!: string | null;
 }
 
-@ObjectType({ description: 'The key a device is bound to (README, "Device binding") and what its attestation chain proved.' })
+@ObjectType('DeviceBinding', { description: 'The key a device is bound to (README, "Device binding") and what its attestation chain proved.' })
 export class DeviceBinding implements Omit<BindingSummary, 'deviceId'> {
   @Field(() => String, { description: 'Base64url SHA-256 of the bound key (SPKI DER), as the device sends it in Vigil-Device-Key-Id.' })
   keyId!: string;
@@ -53,7 +53,7 @@ export class DeviceBinding implements Omit<BindingSummary, 'deviceId'> {
   boundAt!: Date;
 }
 
-@ObjectType({ description: 'Who was authenticated when a registry change was made.' })
+@ObjectType('Actor', { description: 'Who was authenticated when a registry change was made.' })
 export class Actor {
   @Field(() => String, { description: 'write_key, client_key or supervisor.' })
   kind!: string;
@@ -65,7 +65,7 @@ export class Actor {
   name!: string;
 }
 
-@ObjectType({ description: 'One change to a registration (or a refused registration).' })
+@ObjectType('AuditRecord', { description: 'One change to a registration (or a refused registration).' })
 export class AuditRecord {
   @Field(() => ID)
   id!: string;
@@ -98,7 +98,7 @@ export class AuditRecord {
   at!: Date;
 }
 
-@ObjectType({ description: 'What a registry mutation did to a device.' })
+@ObjectType('DeviceChange', { description: 'What a registry mutation did to a device.' })
 export class DeviceChange {
   @Field(() => Boolean, { description: 'False when the device already was as asked: nothing was written.' })
   changed!: boolean;
@@ -112,7 +112,7 @@ export class DeviceChange {
  * (registry/views.ts deviceView) and this type read the same record. Registration, tags, history and events are
  * resolved per field, batched by DataLoader across a page.
  */
-@ObjectType({ description: 'A device: seen in events, registered, or both.' })
+@ObjectType('Device', { description: 'A device: seen in events, registered, or both.' })
 export class Device implements Omit<DeviceSummary, 'registration'> {
   @Field(() => ID, { name: 'id', description: "The caller's device_id." })
   deviceId!: string;
@@ -142,7 +142,7 @@ export class Device implements Omit<DeviceSummary, 'registration'> {
   change?: DeviceChange | null;
 }
 
-@ObjectType({ description: "One device's result in a bulk mutation." })
+@ObjectType('BulkDeviceResult', { description: "One device's result in a bulk mutation." })
 export class BulkDeviceResult {
   @Field(() => ID)
   deviceId!: string;
@@ -157,7 +157,7 @@ export class BulkDeviceResult {
   device!: Device | null;
 }
 
-@ObjectType()
+@ObjectType('DeviceEdge')
 export class DeviceEdge {
   @Field(() => String)
   cursor!: string;
@@ -166,7 +166,7 @@ export class DeviceEdge {
   node!: Device;
 }
 
-@ObjectType()
+@ObjectType('DeviceConnection')
 export class DeviceConnection {
   @Field(() => [DeviceEdge])
   edges!: DeviceEdge[];
@@ -181,7 +181,7 @@ export class DeviceConnection {
   totalCount!: number;
 }
 
-@InputType()
+@InputType('DeviceFilter')
 export class DeviceFilter {
   @Field(() => String, { nullable: true })
   role?: string | null;

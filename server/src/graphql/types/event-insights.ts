@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import { DeviceStatusEnum } from './enums.js';
 
-@ObjectType({
+@ObjectType('EventBehavior', {
   description: "One behavior's value when the event was answered (`behaviors.<name>` of POST /events); fields its operation does not compute are null.",
 })
 export class EventBehavior {
@@ -22,7 +22,7 @@ export class EventBehavior {
   values!: string[] | null;
 }
 
-@ObjectType({ description: "One tag's part of the risk score (`score_breakdown`); contributions sum to the score." })
+@ObjectType('ScoreContribution', { description: "One tag's part of the risk score (`score_breakdown`); contributions sum to the score." })
 export class ScoreContribution {
   @Field(() => String)
   tag!: string;
@@ -34,7 +34,7 @@ export class ScoreContribution {
   contribution!: number;
 }
 
-@ObjectType({ description: 'Input Vigil could not use when it answered the event, e.g. an invalid ip_address.' })
+@ObjectType('EventWarning', { description: 'Input Vigil could not use when it answered the event, e.g. an invalid ip_address.' })
 export class EventWarning {
   @Field(() => String)
   code!: string;
@@ -43,7 +43,7 @@ export class EventWarning {
   message!: string;
 }
 
-@ObjectType({ description: 'What Vigil knew of the e-mail address (`properties.email` or an e-mail identity) when it answered.' })
+@ObjectType('EmailIntel', { description: 'What Vigil knew of the e-mail address (`properties.email` or an e-mail identity) when it answered.' })
 export class EmailIntel {
   @Field(() => String, { description: 'As given.' })
   address!: string;
@@ -73,7 +73,7 @@ export class EmailIntel {
   devicesSeen!: number;
 }
 
-@ObjectType({ description: 'What Vigil knew of the phone number (`properties.phone`) when it answered.' })
+@ObjectType('PhoneIntel', { description: 'What Vigil knew of the phone number (`properties.phone`) when it answered.' })
 export class PhoneIntel {
   @Field(() => String, { description: 'As given.' })
   number!: string;
@@ -97,7 +97,7 @@ export class PhoneIntel {
   identitiesSeen!: number;
 }
 
-@ObjectType({ description: 'The device as Vigil knew it when it answered the event (`device` of POST /events), not as it is now.' })
+@ObjectType('EventDeviceState', { description: 'The device as Vigil knew it when it answered the event (`device` of POST /events), not as it is now.' })
 export class EventDeviceState {
   @Field(() => Boolean)
   isRegistered!: boolean;

@@ -23,7 +23,7 @@ registerEnumType(EventOrderEnum, {
     'an event synced late comes after every page already read, and events of the last VIGIL_REPORTING_SETTLE_MS are held back until they are surely stored, so a cursor never passes over one.',
 });
 
-@ObjectType({ description: 'A stored event and the tags and score it was answered with.' })
+@ObjectType('Event', { description: 'A stored event and the tags and score it was answered with.' })
 export class Event {
   @Field(() => ID)
   id!: string;
@@ -86,7 +86,7 @@ export class Event {
   deviceState!: EventDeviceState;
 }
 
-@ObjectType()
+@ObjectType('EventEdge')
 export class EventEdge {
   @Field(() => String)
   cursor!: string;
@@ -95,7 +95,7 @@ export class EventEdge {
   node!: Event;
 }
 
-@ObjectType()
+@ObjectType('EventConnection')
 export class EventConnection {
   @Field(() => [EventEdge])
   edges!: EventEdge[];
@@ -110,7 +110,7 @@ export class EventConnection {
   totalCount!: number;
 }
 
-@InputType({ description: 'Every field narrows the events; from is inclusive, to exclusive (of the time timeField names).' })
+@InputType('EventFilter', { description: 'Every field narrows the events; from is inclusive, to exclusive (of the time timeField names).' })
 export class EventFilter {
   @Field(() => String, { nullable: true })
   deviceId?: string | null;

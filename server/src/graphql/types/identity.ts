@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: 'Everything Vigil holds about one identity (a data-protection access request).' })
+@ObjectType('IdentityExport', { description: 'Everything Vigil holds about one identity (a data-protection access request).' })
 export class IdentityExport {
   @Field(() => ID, { description: 'The entry in the data-request log.' })
   requestId!: string;
@@ -16,7 +16,7 @@ export class IdentityExport {
   record!: Record<string, unknown>;
 }
 
-@ObjectType({ description: 'What an identity erasure changed. The erased values themselves are never returned or logged.' })
+@ObjectType('IdentityErasure', { description: 'What an identity erasure changed. The erased values themselves are never returned or logged.' })
 export class IdentityErasure {
   @Field(() => ID, { description: 'The entry in the data-request log.' })
   requestId!: string;
@@ -31,7 +31,7 @@ export class IdentityErasure {
   changed!: Record<string, number>;
 }
 
-@ObjectType({ description: 'An export or erasure carried out, from the data-request log (the identity itself is not kept).' })
+@ObjectType('DataRequest', { description: 'An export or erasure carried out, from the data-request log (the identity itself is not kept).' })
 export class DataRequest {
   @Field(() => ID)
   id!: string;

@@ -1,7 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
 
 /** Relay's PageInfo; listings page forward only (first/after). */
-@ObjectType()
+@ObjectType('PageInfo')
 export class PageInfo {
   @Field(() => Boolean)
   hasNextPage!: boolean;

@@ -1,7 +1,7 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { BucketEnum, DeviceStatusEnum } from './enums.js';
 
-@ObjectType()
+@ObjectType('TagCount')
 export class TagCount {
   @Field(() => String)
   tag!: string;
@@ -10,7 +10,7 @@ export class TagCount {
   count!: number;
 }
 
-@ObjectType()
+@ObjectType('RiskBucket')
 export class RiskBucket {
   @Field(() => GraphQLISODateTime)
   start!: Date;
@@ -25,7 +25,7 @@ export class RiskBucket {
   tagCounts!: TagCount[];
 }
 
-@ObjectType()
+@ObjectType('RiskSummary')
 export class RiskSummary {
   @Field(() => GraphQLISODateTime)
   from!: Date;
@@ -40,7 +40,7 @@ export class RiskSummary {
   buckets!: RiskBucket[];
 }
 
-@ObjectType()
+@ObjectType('FacetValue')
 export class FacetValue {
   @Field(() => String)
   value!: string;
@@ -49,7 +49,7 @@ export class FacetValue {
   count!: number;
 }
 
-@ObjectType({ description: 'Values in use, for filters: roles, branches and statuses of devices, tags of the last 30 days of events.' })
+@ObjectType('Facets', { description: 'Values in use, for filters: roles, branches and statuses of devices, tags of the last 30 days of events.' })
 export class Facets {
   @Field(() => [FacetValue])
   roles!: FacetValue[];
@@ -95,7 +95,7 @@ registerEnumType(DeviceGroupKeyEnum, {
   description: "What deviceStats groups by. TAG: the tags of the device's latest event (a device counts under each; without any, under null).",
 });
 
-@ObjectType({ description: 'One group of eventStats. Keys not grouped by are null; so is a grouped key the events lack.' })
+@ObjectType('EventStatsRow', { description: 'One group of eventStats. Keys not grouped by are null; so is a grouped key the events lack.' })
 export class EventStatsRow {
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Start of the time bucket, when grouped by one.' })
   bucket!: Date | null;
@@ -128,7 +128,7 @@ export class EventStatsRow {
   distinctDevices!: number;
 }
 
-@ObjectType({ description: 'One group of deviceStats. Keys not grouped by are null; so is a grouped key the devices lack.' })
+@ObjectType('DeviceStatsRow', { description: 'One group of deviceStats. Keys not grouped by are null; so is a grouped key the devices lack.' })
 export class DeviceStatsRow {
   @Field(() => DeviceStatusEnum, { nullable: true })
   status!: DeviceStatusEnum | null;

@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: 'A webhook endpoint and the events it receives (never its secret).' })
+@ObjectType('WebhookSubscription', { description: 'A webhook endpoint and the events it receives (never its secret).' })
 export class WebhookSubscription {
   @Field(() => ID)
   id!: string;
@@ -34,7 +34,7 @@ export class WebhookSubscription {
   updatedAt!: Date;
 }
 
-@ObjectType()
+@ObjectType('CreatedWebhookSubscription')
 export class CreatedWebhookSubscription {
   @Field(() => WebhookSubscription)
   subscription!: WebhookSubscription;
@@ -43,7 +43,7 @@ export class CreatedWebhookSubscription {
   secret!: string;
 }
 
-@InputType()
+@InputType('WebhookSubscriptionInput')
 export class WebhookSubscriptionInput {
   @Field(() => String, { nullable: true })
   url?: string;
@@ -64,7 +64,7 @@ export class WebhookSubscriptionInput {
   enabled?: boolean;
 }
 
-@ObjectType({ description: 'One webhook message to one subscription: the outbox row and its delivery state.' })
+@ObjectType('WebhookMessage', { description: 'One webhook message to one subscription: the outbox row and its delivery state.' })
 export class WebhookMessage {
   @Field(() => ID, { description: 'Sent as webhook-id, the same on every attempt.' })
   id!: string;
@@ -97,7 +97,7 @@ export class WebhookMessage {
   payload!: Record<string, unknown>;
 }
 
-@ObjectType({ description: 'One delivery attempt, as the delivery log keeps it.' })
+@ObjectType('WebhookAttempt', { description: 'One delivery attempt, as the delivery log keeps it.' })
 export class WebhookAttempt {
   @Field(() => ID)
   id!: string;
@@ -121,7 +121,7 @@ export class WebhookAttempt {
   at!: Date;
 }
 
-@ObjectType()
+@ObjectType('WebhookRedelivery')
 export class WebhookRedelivery {
   @Field(() => Int, { nullable: true })
   status!: number | null;
