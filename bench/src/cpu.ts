@@ -65,12 +65,19 @@ export function postgresPids(postmaster?: number): number[] {
   }
 }
 
-/** CPU used so far by the server process, PostgreSQL's processes (see postgresPids) and this process (the generator). */
-export function sampleCpu(serverPid: number | undefined, postmaster?: number): CpuSample {
+/**
+ * CPU used so far by the server process, PostgreSQL's processes (see postgresPids) but those in `notOurs` (the
+ * benchmark's own connections), and this process (the generator).
+ */
+export function sampleCpu(serverPid: number | undefined, postmaster?: number, notOurs: readonly number[] = []): CpuSample {
   const usage = process.cpuUsage();
   return {
     server: serverPid === undefined ? 0 : cpuSecondsOf(serverPid),
-    postgres: new Map(postgresPids(postmaster).map((pid) => [pid, cpuSecondsOf(pid)])),
+    postgres: new Map(
+      postgresPids(postmaster)
+        .filter((pid) => !notOurs.includes(pid))
+        .map((pid) => [pid, cpuSecondsOf(pid)]),
+    ),
     generator: (usage.user + usage.system) / 1e6,
   };
 }

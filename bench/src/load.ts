@@ -80,6 +80,8 @@ interface Measured {
   syncs: string[];
   /** The server's event-loop delay and GCs during each steady round (Vigil only: from its /metrics). */
   pauses: string[];
+  /** CPU per event of each steady round, settling seconds included. */
+  fixedCpu: CpuPerEvent[];
 }
 
 const median = (values: number[]) => {
@@ -95,11 +97,18 @@ const medianOf = (results: Result[]): Result => ({
 });
 const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 
+/** One round at the steady rate, with what it cost per event; `notOurs`: PostgreSQL processes of the benchmark's own. */
+async function steadyRound(run: Measured, notOurs: number[] = []): Promise<void> {
+  const before = sampleCpu(run.target.pid, postmaster, notOurs);
+  run.fixed.push(await paced(run.target, { rate, seconds, settle, firstBody: counter }));
+  run.fixedCpu.push(perEvent(before, sampleCpu(run.target.pid, postmaster, notOurs), Math.round(rate * (settle + seconds))));
+}
+
 // A small shared machine drifts by tens of per cent over minutes. So the baseline stays up and is measured again
 // right before each round of each target, and a ratio is always of two runs a few seconds apart. One target runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
 const bareTarget = await startBare();
-const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [] };
+const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [] };
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 // BENCH_TARGETS=postgres skips PGlite when only the PostgreSQL ratio is wanted (and the reverse).
@@ -114,7 +123,7 @@ try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
   for (const start of starters) {
     const target = await start();
-    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [] };
+    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [] };
     runs.push(run);
     try {
       await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
@@ -122,13 +131,13 @@ try {
         const bare = await drive(bareTarget, { duration: seconds, connections });
         run.baseline.push(bare);
         bareRun.max.push(bare);
-        bareRun.fixed.push(await paced(bareTarget, { rate, seconds, settle, firstBody: counter }));
+        await steadyRound(bareRun);
         run.max.push(await drive(target, { duration: seconds, connections }));
         const durable = walWords !== undefined && target.name !== 'vigil pglite';
         const syncsBefore = durable ? await walSyncs() : undefined;
         const watch = durable ? watchSyncStalls() : undefined;
         const pauses = target.name.startsWith('vigil') ? await watchPauses(target) : undefined;
-        run.fixed.push(await paced(target, { rate, seconds, settle, firstBody: counter }));
+        await steadyRound(run, watch ? [await watch.backend] : []);
         if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, await watch!.stop()));
         if (pauses) run.pauses.push(describePauses(await pauses.stop()));
         counter += Math.round(rate * (settle + seconds));
@@ -147,15 +156,17 @@ console.log(
   `${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'÷ bare'.padStart(8)}  ÷ bare by round`,
 );
 for (const run of runs) console.log(`${row(run.target.name, medianOf(run.max), median(ratios(run)))}  ${spread(ratios(run))}`);
-console.log(`\nCPU per event at full speed (µs; median of rounds; PGlite runs inside the server, so its PostgreSQL is 0)`);
-console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
-for (const run of runs) {
-  const us = (pick: (c: CpuPerEvent) => number, width: number) =>
-    median(run.max.map((r) => pick(r.cpu)))
-      .toFixed(0)
-      .padStart(width);
-  console.log(`${run.target.name.padEnd(18)} ${us((c) => c.server, 9)} ${us((c) => c.postgres, 11)} ${us((c) => c.generator, 10)}`);
-}
+// At the steady rate nearly every event is a batch and a commit of its own: what one event costs alone, where a
+// server's spare time (and so how fast it works off a backlog after a stall) is decided.
+const cpuTable = (title: string, of: (run: Measured) => CpuPerEvent[]) => {
+  console.log(`\nCPU per event ${title} (µs; median of rounds; PGlite runs inside the server, so its PostgreSQL is 0)`);
+  console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
+  for (const run of runs) {
+    const us = (pick: (c: CpuPerEvent) => number, width: number) => median(of(run).map(pick)).toFixed(0).padStart(width);
+    console.log(`${run.target.name.padEnd(18)} ${us((c) => c.server, 9)} ${us((c) => c.postgres, 11)} ${us((c) => c.generator, 10)}`);
+  }
+};
+cpuTable('at full speed', (run) => run.max.map((r) => r.cpu));
 const byRound = (run: Measured, pick: (r: PacedResult) => number) => run.fixed.map((r) => pick(r).toFixed(1)).join(' / ');
 const width = Math.max(12, ...runs.map((run) => byRound(run, (r) => r.p99).length));
 console.log(
@@ -169,6 +180,7 @@ console.log(
 for (const run of runs) {
   console.log(`${row(run.target.name, medianOf(run.fixed))} ${byRound(run, (r) => r.p99).padEnd(width)}  ${byRound(run, (r) => r.p99Whole)}`);
 }
+cpuTable(`at the steady ${rate.toLocaleString('en')} events/s, settling seconds included`, (run) => run.fixedCpu);
 if (walWords !== undefined) {
   console.log(`\nPostgreSQL's WAL fsyncs in each steady round, settling seconds included (WAL: ${walWords}): a stall holds every commit in flight`);
   for (const run of runs.filter((r) => r.syncs.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.syncs.join(' | ')}`);
