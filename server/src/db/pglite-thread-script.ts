@@ -33,6 +33,22 @@ const queryOptions = (o) => {
   const parsers = o.rawTypes ? Object.fromEntries(o.rawTypes.map((type) => [type, (value) => value])) : undefined;
   return { rowMode: o.rowMode, parsers };
 };
+// PGlite's result parser copies its whole table of type parsers (~300) into a new object on every call whose options
+// bring parsers of their own: 93 µs a call where it takes 4 without, and a group commit of one event makes one such
+// call. So each set of raw types gets its merged table once, and the parser is handed that table with no parsers in
+// the options. PGlite changes its own table only while it opens (array types) or on refreshArrayTypes, which is
+// never called here; the tables are of this instance and made after it opened.
+const mergedParsers = new Map();
+const parsersFor = (o) => {
+  if (!o || !o.rawTypes) return pg.parsers;
+  const key = o.rawTypes.join(',');
+  let merged = mergedParsers.get(key);
+  if (merged === undefined) {
+    merged = { ...pg.parsers, ...queryOptions(o).parsers };
+    mergedParsers.set(key, merged);
+  }
+  return merged;
+};
 // Named statements parsed on this instance: name → the types of their parameters (PostgreSQL's answer to Describe).
 const statements = new Map();
 // One protocol message; a failure arrives as PGlite's DatabaseError. PGlite writes its files at the Sync.
@@ -42,6 +58,7 @@ const ops = {
     const { PGlite, protocol, parse } = await loading;
     ({ serialize } = protocol);
     ({ parseResults } = parse);
+    mergedParsers.clear();
     pg = await PGlite.create(dataDir, { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb });
   },
   query: ({ text, params, options }) => pg.query(text, params, queryOptions(options)),
@@ -71,7 +88,7 @@ const ops = {
       } finally {
         messages.push(...(await send(serialize.sync(), true)).messages);
       }
-      return parseResults(messages, pg.parsers, queryOptions(options))[0];
+      return parseResults(messages, parsersFor(options), { rowMode: options?.rowMode })[0];
     }),
   async listen({ channel, subscription }) {
     const unlisten = await pg.listen(channel, (payload) => parentPort.postMessage({ notify: subscription, payload }));

@@ -66,6 +66,19 @@ describe('PGlite on its own thread', () => {
     expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM p')).rows[0]!.n).toBe(3);
   });
 
+  it("parses each prepared answer with its own call's types kept as text, whichever came before", async () => {
+    // The thread keeps one merged table of parsers per set of raw types: a call must never get another set's.
+    const text = 'SELECT at, 7::int8 AS big FROM t WHERE id = $1';
+    const rawAt = { rowMode: 'object' as const, parsers: { [types.TIMESTAMPTZ]: (v: unknown) => v } };
+    const rawBig = { rowMode: 'array' as const, parsers: { [types.INT8]: (v: unknown) => v } };
+    const at = expect.stringMatching(/^\d{4}-/);
+    for (let round = 0; round < 2; round++) {
+      expect((await guard.prepared('vigil_test_types', text, [1], rawAt)).rows).toEqual([{ at, big: 7 }]);
+      expect((await guard.prepared('vigil_test_types', text, [1], rawBig)).rows).toEqual([[expect.any(Date), '7']]);
+      expect((await guard.prepared('vigil_test_types', text, [1])).rows).toEqual([{ at: expect.any(Date), big: 7 }]);
+    }
+  });
+
   it('answers a failed prepared statement with its error fields, and goes on working', async () => {
     const conflict = await guard.prepared('vigil_test_c', 'INSERT INTO p (id) VALUES ($1)', [40]).catch((e: unknown) => e);
     expect(conflict).toMatchObject({ code: '23505', constraint: 'p_pkey' });
