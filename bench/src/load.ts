@@ -100,8 +100,9 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math
 /** One round at the steady rate, with what it cost per event; `notOurs`: PostgreSQL processes of the benchmark's own. */
 async function steadyRound(run: Measured, notOurs: number[] = []): Promise<void> {
   const before = sampleCpu(run.target.pid, postmaster, notOurs);
-  run.fixed.push(await paced(run.target, { rate, seconds, settle, firstBody: counter }));
-  run.fixedCpu.push(perEvent(before, sampleCpu(run.target.pid, postmaster, notOurs), Math.round(rate * (settle + seconds))));
+  const round = await paced(run.target, { rate, seconds, settle, firstBody: counter });
+  run.fixed.push(round);
+  run.fixedCpu.push(perEvent(before, sampleCpu(run.target.pid, postmaster, notOurs), round.sent));
 }
 
 // A small shared machine drifts by tens of per cent over minutes. So the baseline stays up and is measured again
@@ -136,10 +137,15 @@ try {
         const durable = walWords !== undefined && target.name !== 'vigil pglite';
         const syncsBefore = durable ? await walSyncs() : undefined;
         const watch = durable ? watchSyncStalls() : undefined;
-        const pauses = target.name.startsWith('vigil') ? await watchPauses(target) : undefined;
-        await steadyRound(run, watch ? [await watch.backend] : []);
-        if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, await watch!.stop()));
-        if (pauses) run.pauses.push(describePauses(await pauses.stop()));
+        try {
+          const pauses = target.name.startsWith('vigil') ? await watchPauses(target) : undefined;
+          await steadyRound(run, watch ? [await watch.backend] : []);
+          if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, await watch!.stop()));
+          if (pauses) run.pauses.push(describePauses(await pauses.stop()));
+        } finally {
+          // A round that failed must not leave the watcher polling: its connection would keep the run alive.
+          await watch?.stop().catch(() => {});
+        }
         counter += Math.round(rate * (settle + seconds));
         console.warn(`${target.name}: round ${round}/${rounds} done`);
       }
@@ -158,15 +164,15 @@ console.log(
 for (const run of runs) console.log(`${row(run.target.name, medianOf(run.max), median(ratios(run)))}  ${spread(ratios(run))}`);
 // At the steady rate nearly every event is a batch and a commit of its own: what one event costs alone, where a
 // server's spare time (and so how fast it works off a backlog after a stall) is decided.
-const cpuTable = (title: string, of: (run: Measured) => CpuPerEvent[]) => {
-  console.log(`\nCPU per event ${title} (µs; median of rounds; PGlite runs inside the server, so its PostgreSQL is 0)`);
+const cpuTable = (title: string, of: (run: Measured) => CpuPerEvent[], legend: string) => {
+  console.log(`\nCPU per event ${title} (µs; median of rounds; ${legend})`);
   console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
   for (const run of runs) {
     const us = (pick: (c: CpuPerEvent) => number, width: number) => median(of(run).map(pick)).toFixed(0).padStart(width);
     console.log(`${run.target.name.padEnd(18)} ${us((c) => c.server, 9)} ${us((c) => c.postgres, 11)} ${us((c) => c.generator, 10)}`);
   }
 };
-cpuTable('at full speed', (run) => run.max.map((r) => r.cpu));
+cpuTable('at full speed', (run) => run.max.map((r) => r.cpu), 'PGlite runs inside the server, so its PostgreSQL is 0');
 const byRound = (run: Measured, pick: (r: PacedResult) => number) => run.fixed.map((r) => pick(r).toFixed(1)).join(' / ');
 const width = Math.max(12, ...runs.map((run) => byRound(run, (r) => r.p99).length));
 console.log(
@@ -180,7 +186,12 @@ console.log(
 for (const run of runs) {
   console.log(`${row(run.target.name, medianOf(run.fixed))} ${byRound(run, (r) => r.p99).padEnd(width)}  ${byRound(run, (r) => r.p99Whole)}`);
 }
-cpuTable(`at the steady ${rate.toLocaleString('en')} events/s, settling seconds included`, (run) => run.fixedCpu);
+cpuTable(
+  `at the steady ${rate.toLocaleString('en')} events/s, settling seconds included`,
+  (run) => run.fixedCpu,
+  'PGlite runs inside the server; PostgreSQL includes its background work, which weighs more over a steady round ' +
+    "than at full speed; the generator's includes building the round's requests and, with PostgreSQL, the WAL watcher",
+);
 if (walWords !== undefined) {
   console.log(`\nPostgreSQL's WAL fsyncs in each steady round, settling seconds included (WAL: ${walWords}): a stall holds every commit in flight`);
   for (const run of runs.filter((r) => r.syncs.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.syncs.join(' | ')}`);

@@ -10,6 +10,8 @@ export interface PacedResult {
   /** p99 of every request, the settling seconds included: how the target met the change of load. */
   p99Whole: number;
   errors: number;
+  /** Requests sent, the settling seconds' included. */
+  sent: number;
 }
 
 export const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -143,6 +145,7 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
     p99: percentile(steady, 0.99),
     p99Whole: percentile(all, 0.99),
     errors,
+    sent: total,
   };
 }
 

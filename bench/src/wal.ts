@@ -66,7 +66,11 @@ export function watchSyncStalls(everyMs = 5): { backend: Promise<number>; stop()
   const stalls: SyncStalls = { longestMs: 0, atLeast10Ms: 0 };
   let running = true;
   let watching!: (pid: number) => void;
-  const backend = new Promise<number>((resolve) => (watching = resolve));
+  let failed!: (error: unknown) => void;
+  const backend = new Promise<number>((resolve, reject) => {
+    watching = resolve;
+    failed = reject;
+  });
   const done = withClient(async (c) => {
     watching((await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
     const open = new Map<string, { from: number; last: number }>();
@@ -96,6 +100,8 @@ export function watchSyncStalls(everyMs = 5): { backend: Promise<number>; stop()
     }
     for (const wait of open.values()) close(wait);
   });
+  // A watcher that could not connect fails whoever waits for its backend, and `stop` with the same error.
+  done.catch(failed);
   return {
     // The watcher's own PostgreSQL process, which a round's CPU per event leaves out: 200 queries a second are not
     // the target's cost.
