@@ -41,8 +41,9 @@ await build({
   target: 'node20',
   // No keepNames: it wraps every named function and class of the bundle in a call that redefines its name, closures
   // made per event included; without it the server spent 184 µs of CPU per event under load instead of 224 (medians
-  // of four alternating rounds). Scope hoisting renames a top-level name only where two modules collide. What reads
-  // names: type-graphql, so every GraphQL type names itself (graphql/types) and
+  // of four alternating rounds). Names change: every class tsc emits for decorators (`let Key = class Key`) keeps the
+  // outer name and gets its inner one renamed (`class Key2`), and scope hoisting renames a top-level name where two
+  // modules collide. What reads names: type-graphql, so every GraphQL type names itself (graphql/types) and
   // graphql/bundled-schema.integration.test.ts checks the bundle's schema against schema.graphql; and a logged error's
   // type, which for a renamed library class carries the suffix (Apollo's parse error is `SyntaxError2`). No answer
   // carries a class's name.

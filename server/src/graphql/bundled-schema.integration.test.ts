@@ -10,10 +10,10 @@ beforeAll(() => assertBuilt());
 /** Both sides printed alike: introspection keeps names, fields, arguments, descriptions, deprecations and scalars' URLs, not order. */
 const canonical = (schema: ReturnType<typeof buildSchema>) => printSchema(lexicographicSortSchema(schema));
 
-// The bundle is built without esbuild's keepNames, so a GraphQL type named after its class would take whatever name
-// scope hoisting gives the class (`DeviceBinding3` where two modules both define one). Every type names itself
-// instead; this asks the server users run, the bundled CLI, for its schema. One database suffices: the schema does
-// not depend on it.
+// The bundle is built without esbuild's keepNames, so a GraphQL type named after its class would take the name the
+// bundle gives the class (`DeviceBinding2`: a decorated class's inner name is always renamed). Every type names
+// itself instead; this asks the server users run, the bundled CLI, for its schema. One database suffices: the schema
+// does not depend on it.
 describe.runIf(testDrivers().includes('pglite'))('the GraphQL schema of the bundled server', () => {
   let db: TestDatabase;
   let server: ServeProcess;
