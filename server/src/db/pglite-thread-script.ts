@@ -53,6 +53,34 @@ const parsersFor = (o) => {
 const statements = new Map();
 // One protocol message; a failure arrives as PGlite's DatabaseError. PGlite writes its files at the Sync.
 const send = (message, syncToFs = false) => pg.execProtocol(message, { syncToFs });
+// One statement by the extended protocol, the messages PGlite's query() sends. A named prepared statement, as
+// node-postgres runs one, is parsed (and described) once per instance, then only bound and executed, so PostgreSQL
+// plans it generically after a few runs instead of parsing and planning the text every time; the unnamed one ('')
+// is parsed on every call, as query() does.
+const extended = ({ name, text, params = [], options }) =>
+  pg._runExclusiveQuery(async () => {
+    const messages = [];
+    try {
+      let types = name ? statements.get(name) : undefined;
+      if (types === undefined) {
+        await send(serialize.parse({ name, text }));
+        const described = (await send(serialize.describe({ type: 'S', name }))).messages;
+        types = described.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+        if (name) statements.set(name, types);
+      }
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = pg.serializers[types[i]];
+        return serializer ? serializer(value) : value.toString();
+      });
+      messages.push(...(await send(serialize.bind({ statement: name, values }))).messages);
+      messages.push(...(await send(serialize.describe({ type: 'P' }))).messages);
+      messages.push(...(await send(serialize.execute({}))).messages);
+    } finally {
+      messages.push(...(await send(serialize.sync(), true)).messages);
+    }
+    return parseResults(messages, parsersFor(options), { rowMode: options?.rowMode })[0];
+  });
 const ops = {
   async open({ dataDir, modules }) {
     const { PGlite, protocol, parse } = await loading;
@@ -61,35 +89,20 @@ const ops = {
     mergedParsers.clear();
     pg = await PGlite.create(dataDir, { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb });
   },
-  query: ({ text, params, options }) => pg.query(text, params, queryOptions(options)),
-  exec: ({ text, options }) => pg.exec(text, queryOptions(options)),
-  // A named prepared statement, as node-postgres runs one: parsed (and described) once per instance, then only
-  // bound and executed, so PostgreSQL plans it generically after a few runs instead of parsing and planning the
-  // text every time (PGlite's query() parses an unnamed statement per call). The same messages query() sends.
-  prepared: ({ name, text, params, options }) =>
+  // Every statement goes by the protocol messages PGlite's query() and exec() send, so that its answer is parsed with
+  // the table parsersFor made once (query() and exec() would copy PGlite's parsers for each call).
+  query: ({ text, params, options }) => extended({ name: '', text, params, options }),
+  exec: ({ text, options }) =>
     pg._runExclusiveQuery(async () => {
       const messages = [];
       try {
-        let types = statements.get(name);
-        if (types === undefined) {
-          await send(serialize.parse({ name, text }));
-          const described = (await send(serialize.describe({ type: 'S', name }))).messages;
-          types = described.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
-          statements.set(name, types);
-        }
-        const values = params.map((value, i) => {
-          if (value === null || value === undefined) return null;
-          const serializer = pg.serializers[types[i]];
-          return serializer ? serializer(value) : value.toString();
-        });
-        messages.push(...(await send(serialize.bind({ statement: name, values }))).messages);
-        messages.push(...(await send(serialize.describe({ type: 'P' }))).messages);
-        messages.push(...(await send(serialize.execute({}))).messages);
+        messages.push(...(await send(serialize.query(text))).messages);
       } finally {
         messages.push(...(await send(serialize.sync(), true)).messages);
       }
-      return parseResults(messages, parsersFor(options), { rowMode: options?.rowMode })[0];
+      return parseResults(messages, parsersFor(options), { rowMode: options?.rowMode });
     }),
+  prepared: ({ name, text, params, options }) => extended({ name, text, params, options }),
   async listen({ channel, subscription }) {
     const unlisten = await pg.listen(channel, (payload) => parentPort.postMessage({ notify: subscription, payload }));
     unlisteners.set(subscription, unlisten);

@@ -66,16 +66,28 @@ describe('PGlite on its own thread', () => {
     expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM p')).rows[0]!.n).toBe(3);
   });
 
-  it("parses each prepared answer with its own call's types kept as text, whichever came before", async () => {
+  it("parses every answer with its own call's types kept as text, whichever call came before", async () => {
     // The thread keeps one merged table of parsers per set of raw types: a call must never get another set's.
     const text = 'SELECT at, 7::int8 AS big FROM t WHERE id = $1';
     const rawAt = { rowMode: 'object' as const, parsers: { [types.TIMESTAMPTZ]: (v: unknown) => v } };
     const rawBig = { rowMode: 'array' as const, parsers: { [types.INT8]: (v: unknown) => v } };
     const at = expect.stringMatching(/^\d{4}-/);
+    const ways = {
+      prepared: (options?: typeof rawAt | typeof rawBig) => guard.prepared('vigil_test_types', text, [1], options),
+      query: (options?: typeof rawAt | typeof rawBig) => guard.query(text, [1], options),
+      // Two statements in one simple query: exec answers each.
+      exec: async (options?: typeof rawAt | typeof rawBig) => {
+        const [first, second] = await guard.exec(`${text.replace('$1', '1')}; SELECT 8::int8 AS big`, options);
+        expect(second!.rows).toEqual(options === rawBig ? [['8']] : [{ big: 8 }]);
+        return first!;
+      },
+    };
     for (let round = 0; round < 2; round++) {
-      expect((await guard.prepared('vigil_test_types', text, [1], rawAt)).rows).toEqual([{ at, big: 7 }]);
-      expect((await guard.prepared('vigil_test_types', text, [1], rawBig)).rows).toEqual([[expect.any(Date), '7']]);
-      expect((await guard.prepared('vigil_test_types', text, [1])).rows).toEqual([{ at: expect.any(Date), big: 7 }]);
+      for (const run of Object.values(ways)) {
+        expect((await run(rawAt)).rows).toEqual([{ at, big: 7 }]);
+        expect((await run(rawBig)).rows).toEqual([[expect.any(Date), '7']]);
+        expect((await run()).rows).toEqual([{ at: expect.any(Date), big: 7 }]);
+      }
     }
   });
 
