@@ -2,29 +2,47 @@ import type { Target } from './targets.js';
 
 /** What a Vigil server's own metrics say of its pauses during a stretch: event-loop delay and garbage collection. */
 export interface Pauses {
-  /** The longest event-loop delay (ms), from Node's monitorEventLoopDelay at 10 ms resolution. */
+  /**
+   * The longest interval (ms) between ticks of the 10 ms timer of Node's monitorEventLoopDelay: 10 is no delay, 25 a
+   * 15 ms stall of the event loop.
+   */
   loopMaxMs: number;
+  /** Its 99th percentile (ms): one long stall or many. */
+  loopP99Ms: number;
   /** Garbage collections, and those of 10 ms or more, all kinds. */
   gcs: number;
   gcsOver10Ms: number;
+  /** Time in garbage collection (ms), all kinds, and in major (mark-compact) collections alone. */
+  gcMs: number;
+  majorGcMs: number;
 }
 
 interface GcCounts {
   total: number;
   upTo10Ms: number;
+  seconds: number;
+  majorSeconds: number;
 }
 
-/** Sums the GC histogram's count and its ≤ 10 ms bucket over its kinds, and reads the event loop's longest delay. */
-function parse(text: string): { gc: GcCounts; loopMaxMs: number } {
-  const gc: GcCounts = { total: 0, upTo10Ms: 0 };
+/**
+ * Sums the GC histogram's count, time and ≤ 10 ms bucket over its kinds (and the time of the major kind), and reads
+ * the event loop's longest and 99th-percentile delay, from the server's /metrics text.
+ */
+export function parseMetrics(text: string): { gc: GcCounts; loopMaxMs: number; loopP99Ms: number } {
+  const gc: GcCounts = { total: 0, upTo10Ms: 0, seconds: 0, majorSeconds: 0 };
   let loopMaxMs = 0;
+  let loopP99Ms = 0;
   for (const line of text.split('\n')) {
     const value = Number(line.slice(line.lastIndexOf(' ') + 1));
     if (line.startsWith('vigil_nodejs_gc_duration_seconds_count')) gc.total += value;
-    else if (line.startsWith('vigil_nodejs_gc_duration_seconds_bucket') && line.includes('le="0.01"')) gc.upTo10Ms += value;
+    else if (line.startsWith('vigil_nodejs_gc_duration_seconds_sum')) {
+      gc.seconds += value;
+      if (line.includes('kind="major"')) gc.majorSeconds += value;
+    } else if (line.startsWith('vigil_nodejs_gc_duration_seconds_bucket') && line.includes('le="0.01"')) gc.upTo10Ms += value;
     else if (line.startsWith('vigil_nodejs_eventloop_lag_max_seconds')) loopMaxMs = value * 1000;
+    else if (line.startsWith('vigil_nodejs_eventloop_lag_p99_seconds')) loopP99Ms = value * 1000;
   }
-  return { gc, loopMaxMs };
+  return { gc, loopMaxMs, loopP99Ms };
 }
 
 /**
@@ -33,15 +51,24 @@ function parse(text: string): { gc: GcCounts; loopMaxMs: number } {
  * commit (wal.ts) may be the server's own pause: a long GC or a long synchronous stretch holds every request in flight.
  */
 export async function watchPauses(target: Target): Promise<{ stop(): Promise<Pauses> }> {
-  const scrape = async () => parse(await (await fetch(`${target.url}/metrics`)).text());
+  const scrape = async () => parseMetrics(await (await fetch(`${target.url}/metrics`)).text());
   const before = await scrape();
+  return { stop: async () => pausesBetween(before, await scrape()) };
+}
+
+/** The pauses between two scrapes; the event loop's figures are the second's alone (each scrape restarts them). */
+export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: ReturnType<typeof parseMetrics>): Pauses {
+  const gcs = after.gc.total - before.gc.total;
   return {
-    stop: async () => {
-      const after = await scrape();
-      const gcs = after.gc.total - before.gc.total;
-      return { loopMaxMs: after.loopMaxMs, gcs, gcsOver10Ms: gcs - (after.gc.upTo10Ms - before.gc.upTo10Ms) };
-    },
+    loopMaxMs: after.loopMaxMs,
+    loopP99Ms: after.loopP99Ms,
+    gcs,
+    gcsOver10Ms: gcs - (after.gc.upTo10Ms - before.gc.upTo10Ms),
+    gcMs: (after.gc.seconds - before.gc.seconds) * 1000,
+    majorGcMs: (after.gc.majorSeconds - before.gc.majorSeconds) * 1000,
   };
 }
 
-export const describePauses = (p: Pauses) => `event loop delayed up to ${p.loopMaxMs.toFixed(0)} ms; ${p.gcs} GCs, ${p.gcsOver10Ms} of them ≥ 10 ms`;
+export const describePauses = (p: Pauses) =>
+  `event loop's 10 ms ticks up to ${p.loopMaxMs.toFixed(0)} ms apart (p99 ${p.loopP99Ms.toFixed(0)} ms); ${p.gcs} GCs, ${p.gcsOver10Ms} of them ≥ 10 ms, ` +
+  `${p.gcMs.toFixed(0)} ms in all (${p.majorGcMs.toFixed(0)} ms major)`;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { describePauses, parseMetrics, pausesBetween } from './pauses.js';
+
+/** A /metrics text as prom-client writes it, with two GC kinds. */
+const metrics = (minor: [count: number, upTo10Ms: number, seconds: number], major: [number, number, number], loopMax: number, loopP99: number) =>
+  [
+    '# HELP vigil_nodejs_gc_duration_seconds Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
+    '# TYPE vigil_nodejs_gc_duration_seconds histogram',
+    `vigil_nodejs_gc_duration_seconds_bucket{le="0.001",kind="minor"} ${minor[1]}`,
+    `vigil_nodejs_gc_duration_seconds_bucket{le="0.01",kind="minor"} ${minor[1]}`,
+    `vigil_nodejs_gc_duration_seconds_bucket{le="+Inf",kind="minor"} ${minor[0]}`,
+    `vigil_nodejs_gc_duration_seconds_sum{kind="minor"} ${minor[2]}`,
+    `vigil_nodejs_gc_duration_seconds_count{kind="minor"} ${minor[0]}`,
+    `vigil_nodejs_gc_duration_seconds_bucket{le="0.01",kind="major"} ${major[1]}`,
+    `vigil_nodejs_gc_duration_seconds_bucket{le="+Inf",kind="major"} ${major[0]}`,
+    `vigil_nodejs_gc_duration_seconds_sum{kind="major"} ${major[2]}`,
+    `vigil_nodejs_gc_duration_seconds_count{kind="major"} ${major[0]}`,
+    `vigil_nodejs_eventloop_lag_max_seconds ${loopMax}`,
+    `vigil_nodejs_eventloop_lag_p99_seconds ${loopP99}`,
+    '',
+  ].join('\n');
+
+describe("a Vigil server's pauses from its /metrics", () => {
+  it('counts the GCs and their time between two scrapes, and takes the event loop figures of the second', () => {
+    const before = parseMetrics(metrics([100, 100, 0.2], [2, 1, 0.015], 0.5, 0.05));
+    const after = parseMetrics(metrics([190, 189, 0.35], [4, 2, 0.045], 0.027, 0.0031));
+    const pauses = pausesBetween(before, after);
+    expect(pauses).toEqual({
+      loopMaxMs: 27,
+      loopP99Ms: expect.closeTo(3.1, 6),
+      gcs: 92,
+      gcsOver10Ms: 2,
+      gcMs: expect.closeTo(180, 6),
+      majorGcMs: expect.closeTo(30, 6),
+    });
+    expect(describePauses(pauses)).toBe("event loop's 10 ms ticks up to 27 ms apart (p99 3 ms); 92 GCs, 2 of them ≥ 10 ms, 180 ms in all (30 ms major)");
+  });
+});
