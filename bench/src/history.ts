@@ -311,8 +311,10 @@ async function dailyRetention(store: Store): Promise<void> {
 /**
  * The statements that took the most of PostgreSQL's time on each store, per event sent to it (warm-ups included), when
  * the server loads pg_stat_statements (VIGIL_TEST_PG_OPTIONS='-c shared_preload_libraries=pg_stat_statements', with
- * `-c track_io_timing=on` for the time spent reading pages from outside shared buffers): which
- * statement a full store makes dearer, where the totals only say that one is.
+ * `-c track_io_timing=on` for the time spent reading pages from outside shared buffers, and
+ * `-c pg_stat_statements.track_planning=on` for the plans and their time): which statement a full store makes dearer,
+ * where the totals only say that one is. Planning is apart from execution: a plan invalidated (an ANALYZE of a table
+ * the statement reads) is made again on every connection.
  */
 async function statementReport(store: Store): Promise<void> {
   const events = store.sent;
@@ -320,18 +322,20 @@ async function statementReport(store: Store): Promise<void> {
     const { rows: loaded } = await c.query<{ on: boolean }>(`SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%' AS on`);
     if (!loaded[0]!.on) return;
     await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    const { rows } = await c.query<{ calls: string; ms: number; hit: string; read: string; read_ms: number; query: string }>(
-      `SELECT calls, total_exec_time AS ms, shared_blks_hit AS hit, shared_blks_read AS read, blk_read_time AS read_ms, regexp_replace(query, '\\s+', ' ', 'g') AS query
+    const { rows } = await c.query<{ calls: string; ms: number; plans: string; plan_ms: number; hit: string; read: string; read_ms: number; query: string }>(
+      `SELECT calls, total_exec_time AS ms, plans, total_plan_time AS plan_ms, shared_blks_hit AS hit, shared_blks_read AS read, blk_read_time AS read_ms,
+              regexp_replace(query, '\\s+', ' ', 'g') AS query
        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND calls >= 100
        ORDER BY total_exec_time DESC LIMIT 10`,
     );
     console.log(
-      `\nstatements by PostgreSQL time, ${store.label} (${events} events sent): µs per event, calls per event, per call: µs, buffers (hit + read) and µs reading them (with track_io_timing)`,
+      `\nstatements by PostgreSQL time, ${store.label} (${events} events sent): µs per event, calls per event, per call: µs, buffers (hit + read) and µs reading them (with track_io_timing); ` +
+        'plans, and µs planning per event (with pg_stat_statements.track_planning)',
     );
     for (const r of rows) {
       const calls = Number(r.calls);
       console.log(
-        `  ${((r.ms * 1000) / events).toFixed(1).padStart(7)} ${(calls / events).toFixed(2).padStart(6)} ${((r.ms * 1000) / calls).toFixed(0).padStart(6)} ${(Number(r.hit) / calls).toFixed(1).padStart(7)} ${(Number(r.read) / calls).toFixed(2).padStart(6)} ${((r.read_ms * 1000) / calls).toFixed(0).padStart(5)}  ${r.query.slice(0, 110)}`,
+        `  ${((r.ms * 1000) / events).toFixed(1).padStart(7)} ${(calls / events).toFixed(2).padStart(6)} ${((r.ms * 1000) / calls).toFixed(0).padStart(6)} ${(Number(r.hit) / calls).toFixed(1).padStart(7)} ${(Number(r.read) / calls).toFixed(2).padStart(6)} ${((r.read_ms * 1000) / calls).toFixed(0).padStart(5)} ${r.plans.padStart(6)} ${((r.plan_ms * 1000) / events).toFixed(1).padStart(6)}  ${r.query.slice(0, 100)}`,
       );
     }
   });
