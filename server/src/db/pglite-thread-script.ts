@@ -27,24 +27,19 @@ const serialized = (error) => {
   }
   return out;
 };
-// Parsers are functions, which cannot cross threads: the caller names the types to keep as PostgreSQL's text.
-const queryOptions = (o) => {
-  if (!o) return undefined;
-  const parsers = o.rawTypes ? Object.fromEntries(o.rawTypes.map((type) => [type, (value) => value])) : undefined;
-  return { rowMode: o.rowMode, parsers };
-};
-// PGlite's result parser copies its whole table of type parsers (~300) into a new object on every call whose options
-// bring parsers of their own: 93 µs a call where it takes 4 without, and a group commit of one event makes one such
-// call. So each set of raw types gets its merged table once, and the parser is handed that table with no parsers in
-// the options. PGlite changes its own table only while it opens (array types) or on refreshArrayTypes, which is
-// never called here; the tables are of this instance and made after it opened.
+// Parsers are functions, which cannot cross threads: the caller names the types to keep as PostgreSQL's text, and
+// they get identity parsers here. PGlite's result parser copies its whole table of type parsers (~300) into a new
+// object on every call whose options bring parsers of their own: 93 µs a call where it takes 4 without, and a group
+// commit of one event makes one such call. So each set of raw types gets its merged table once, and the parser is
+// handed that table with no parsers in the options. PGlite changes its own table only while it opens (array types)
+// or on refreshArrayTypes, which is never called here; a thread opens one instance, before any table is made.
 const mergedParsers = new Map();
 const parsersFor = (o) => {
   if (!o || !o.rawTypes) return pg.parsers;
   const key = o.rawTypes.join(',');
   let merged = mergedParsers.get(key);
   if (merged === undefined) {
-    merged = { ...pg.parsers, ...queryOptions(o).parsers };
+    merged = { ...pg.parsers, ...Object.fromEntries(o.rawTypes.map((type) => [type, (value) => value])) };
     mergedParsers.set(key, merged);
   }
   return merged;
@@ -86,7 +81,6 @@ const ops = {
     const { PGlite, protocol, parse } = await loading;
     ({ serialize } = protocol);
     ({ parseResults } = parse);
-    mergedParsers.clear();
     pg = await PGlite.create(dataDir, { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb });
   },
   // Every statement goes by the protocol messages PGlite's query() and exec() send, so that its answer is parsed with
