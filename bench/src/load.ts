@@ -162,8 +162,6 @@ console.log(
   `${'target'.padEnd(18)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'÷ bare'.padStart(8)}  ÷ bare by round`,
 );
 for (const run of runs) console.log(`${row(run.target.name, medianOf(run.max), median(ratios(run)))}  ${spread(ratios(run))}`);
-// At the steady rate nearly every event is a batch and a commit of its own: what one event costs alone, where a
-// server's spare time (and so how fast it works off a backlog after a stall) is decided.
 const cpuTable = (title: string, of: (run: Measured) => CpuPerEvent[], legend: string) => {
   console.log(`\nCPU per event ${title} (µs; median of rounds; ${legend})`);
   console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
@@ -186,6 +184,8 @@ console.log(
 for (const run of runs) {
   console.log(`${row(run.target.name, medianOf(run.fixed))} ${byRound(run, (r) => r.p99).padEnd(width)}  ${byRound(run, (r) => r.p99Whole)}`);
 }
+// At the steady rate nearly every event is a batch and a commit of its own: what one event costs alone, where a
+// server's spare time (and so how fast it works off a backlog after a stall) is decided.
 cpuTable(
   `at the steady ${rate.toLocaleString('en')} events/s, settling seconds included`,
   (run) => run.fixedCpu,

@@ -1,3 +1,4 @@
+import { metricValue } from './soak/scrape.js';
 import type { Target } from './targets.js';
 
 /** What a Vigil server's own metrics say of its pauses during a stretch: event-loop delay and garbage collection. */
@@ -30,8 +31,7 @@ interface GcCounts {
  */
 export function parseMetrics(text: string): { gc: GcCounts; loopMaxMs: number; loopP99Ms: number } {
   const gc: GcCounts = { total: 0, upTo10Ms: 0, seconds: 0, majorSeconds: 0 };
-  let loopMaxMs = 0;
-  let loopP99Ms = 0;
+  // The GC histogram's samples carry a kind label each, so they are summed line by line.
   for (const line of text.split('\n')) {
     const value = Number(line.slice(line.lastIndexOf(' ') + 1));
     if (line.startsWith('vigil_nodejs_gc_duration_seconds_count')) gc.total += value;
@@ -39,10 +39,12 @@ export function parseMetrics(text: string): { gc: GcCounts; loopMaxMs: number; l
       gc.seconds += value;
       if (line.includes('kind="major"')) gc.majorSeconds += value;
     } else if (line.startsWith('vigil_nodejs_gc_duration_seconds_bucket') && line.includes('le="0.01"')) gc.upTo10Ms += value;
-    else if (line.startsWith('vigil_nodejs_eventloop_lag_max_seconds')) loopMaxMs = value * 1000;
-    else if (line.startsWith('vigil_nodejs_eventloop_lag_p99_seconds')) loopP99Ms = value * 1000;
   }
-  return { gc, loopMaxMs, loopP99Ms };
+  return {
+    gc,
+    loopMaxMs: metricValue(text, 'vigil_nodejs_eventloop_lag_max_seconds') * 1000,
+    loopP99Ms: metricValue(text, 'vigil_nodejs_eventloop_lag_p99_seconds') * 1000,
+  };
 }
 
 /**
