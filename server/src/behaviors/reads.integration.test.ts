@@ -132,6 +132,11 @@ function counting(tx: Queryable, tally: { rows: number }): Queryable {
   });
 }
 
+/** The latest time up to `before` whose window (lo = t - window + 1) starts where one of the behavior's buckets does. */
+function startingOnBucket(b: (typeof behaviors)[number], before: number): number {
+  return Math.floor((before - b.windowMs + 1) / b.bucketMs) * b.bucketMs + b.windowMs - 1;
+}
+
 function facts(identity: string, at: number, amount: number, item: string): EventFacts {
   return { name: 'transfer', identity, deviceId: null, handprintId: 'hp_x', ip: null, sessionId: null, properties: { amount, item }, at, receivedAt: at };
 }
@@ -170,8 +175,10 @@ describe.each(testDrivers())('behavior window reads on %s', (driver) => {
     await seed(database.db, identity, total, spans);
     const all = storedInReach(total).events;
     const tallies: number[] = [];
-    // A live event, then a late one whose last bucket holds stored events after it (the unique tail case).
-    for (const at of [T, T - 20_000 + 7]) {
+    // A live event, then a late one whose last bucket holds stored events after it (the unique tail case), then for
+    // each behavior a late one whose window starts on a bucket boundary: its first bucket is then the body's, not a
+    // head to add to it.
+    for (const at of [T, T - 20_000 + 7, ...behaviors.map((b) => startingOnBucket(b, T - 40_000))]) {
       const sent = { at, amount: 3, item: 'new' };
       all.push(sent);
       const tally = { rows: 0 };

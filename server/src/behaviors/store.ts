@@ -90,8 +90,15 @@ const WHOLE = 'coalesce(k.first_at >= w.head_from AND k.hll IS NULL, false)';
  */
 const KEPT = 'k.bucket = w.last AND k.body_from = w.body_from AND (k.body_items IS NOT NULL OR NOT w.uq)';
 
-/** The row is the window's first bucket, before the body, and is summed with it (see WHOLE). */
-const FIRST_WHOLE = `k.bucket = w.first AND w.first < w.body_from AND ${WHOLE}`;
+/**
+ * The row is the window's first bucket and the window starts inside it, so the bucket is not part of the body (its
+ * events from the window's start are the head). windowCuts starts the body after the first bucket exactly when the
+ * head is not empty.
+ */
+const FIRST_BEFORE_BODY = 'k.bucket = w.first AND w.first < w.body_from';
+
+/** The first bucket, before the body, lies wholly inside the window and is summed with the body (see WHOLE). */
+const FIRST_WHOLE = `${FIRST_BEFORE_BODY} AND ${WHOLE}`;
 
 /**
  * Count, sum and items of the rows of `t` (buckets or spans) that `only` keeps. The items are concatenated, not made
@@ -242,8 +249,8 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
                  array_agg((k.bucket / ${SPAN})::float8) FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
                  array_agg((k.bucket / ${SPAN})::float8)
                    FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact,
-                 bool_or(${raw(WHOLE)}) FILTER (WHERE k.bucket = w.first AND w.head_to > w.head_from) AS first_whole,
-                 max(k.last_at) FILTER (WHERE k.bucket = w.first AND w.head_to > w.head_from) AS first_last_at
+                 bool_or(${raw(WHOLE)}) FILTER (WHERE ${raw(FIRST_BEFORE_BODY)}) AS first_whole,
+                 max(k.last_at) FILTER (WHERE ${raw(FIRST_BEFORE_BODY)}) AS first_last_at
           FROM (SELECT w.first AS lo, CASE WHEN lb.summarized THEN w.first + 1 WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
                   WHERE NOT lb.summarized OR w.first < w.body_from
                 UNION ALL SELECT w.right_from, w.last WHERE NOT lb.summarized AND sp.built IS NOT NULL
