@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
+import { BURST_MIN_LATE, BURST_WINDOW_MS, describeBursts, LATE_MS, lateBursts, WAL_FACTOR } from './bursts.js';
 import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
@@ -82,6 +83,8 @@ interface Measured {
   pauses: string[];
   /** CPU per event of each steady round, settling seconds included. */
   fixedCpu: CpuPerEvent[];
+  /** Each steady round's bursts of late requests (bursts.ts), with PostgreSQL placed beside the WAL watcher's samples. */
+  bursts: string[];
 }
 
 const median = (values: number[]) => {
@@ -98,18 +101,19 @@ const medianOf = (results: Result[]): Result => ({
 const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 
 /** One round at the steady rate, with what it cost per event; `notOurs`: PostgreSQL processes of the benchmark's own. */
-async function steadyRound(run: Measured, notOurs: number[] = []): Promise<void> {
+async function steadyRound(run: Measured, notOurs: number[] = []): Promise<PacedResult> {
   const before = sampleCpu(run.target.pid, postmaster, notOurs);
   const round = await paced(run.target, { rate, seconds, settle, firstBody: counter });
   run.fixed.push(round);
   run.fixedCpu.push(perEvent(before, sampleCpu(run.target.pid, postmaster, notOurs), round.sent));
+  return round;
 }
 
 // A small shared machine drifts by tens of per cent over minutes. So the baseline stays up and is measured again
 // right before each round of each target, and a ratio is always of two runs a few seconds apart. One target runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
 const bareTarget = await startBare();
-const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [] };
+const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [] };
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 // BENCH_TARGETS=postgres skips PGlite when only the PostgreSQL ratio is wanted (and the reverse).
@@ -124,7 +128,7 @@ try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
   for (const start of starters) {
     const target = await start();
-    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [] };
+    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [] };
     runs.push(run);
     try {
       await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
@@ -132,15 +136,18 @@ try {
         const bare = await drive(bareTarget, { duration: seconds, connections });
         run.baseline.push(bare);
         bareRun.max.push(bare);
-        await steadyRound(bareRun);
+        const bareRound = await steadyRound(bareRun);
+        bareRun.bursts.push(describeBursts(lateBursts(bareRound.late), bareRound.maxMs));
         run.max.push(await drive(target, { duration: seconds, connections }));
         const durable = walWords !== undefined && target.name !== 'vigil pglite';
         const syncsBefore = durable ? await walSyncs() : undefined;
         const watch = durable ? watchSyncStalls() : undefined;
         try {
           const pauses = target.name.startsWith('vigil') ? await watchPauses(target) : undefined;
-          await steadyRound(run, watch ? [await watch.backend] : []);
-          if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, await watch!.stop()));
+          const steady = await steadyRound(run, watch ? [await watch.backend] : []);
+          const stalls = await watch?.stop();
+          if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, stalls));
+          run.bursts.push(describeBursts(lateBursts(steady.late), steady.maxMs, stalls?.samples));
           if (pauses) run.pauses.push(describePauses(await pauses.stop()));
         } finally {
           // A round that failed must not leave the watcher polling: its connection would keep the run alive.
@@ -196,6 +203,11 @@ if (walWords !== undefined) {
   console.log(`\nPostgreSQL's WAL fsyncs in each steady round, settling seconds included (WAL: ${walWords}): a stall holds every commit in flight`);
   for (const run of runs.filter((r) => r.syncs.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.syncs.join(' | ')}`);
 }
+console.log(
+  `\nLate requests in bursts in each steady round (≥ ${BURST_MIN_LATE} of them over ${LATE_MS} ms due within ${BURST_WINDOW_MS} ms; with PostgreSQL, ` +
+    `those beside WAL waits: the backends waited on the WAL ${WAL_FACTOR}× as often as over the round; see src/bursts.ts)`,
+);
+for (const run of runs) console.log(`${run.target.name.padEnd(18)} ${run.bursts.join(' | ')}`);
 console.log(`\nThe server's pauses in each steady round, settling seconds included (from its /metrics)`);
 for (const run of runs.filter((r) => r.pauses.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.pauses.join(' | ')}`);
 

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { eventBody } from './bodies.js';
+import { LATE_MS } from './bursts.js';
 import type { Target } from './targets.js';
 
 export interface PacedResult {
@@ -12,6 +13,10 @@ export interface PacedResult {
   errors: number;
   /** Requests sent, the settling seconds' included. */
   sent: number;
+  /** Due times (performance.now()) of the steady requests answered later than LATE_MS, for bursts.ts. */
+  late: number[];
+  /** The latest steady answer, ms from its due time. */
+  maxMs: number;
 }
 
 export const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -121,6 +126,7 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   const requests = Array.from({ length: total }, (_, n) => requestBytes(url, target.key, eventBody(options.firstBody + n)));
   /** Latency of each answered request, by request number (NaN: not answered). */
   const latencies = new Float64Array(total).fill(NaN);
+  const late: number[] = [];
   let errors = 0;
   const elapsed = await openLoop({
     url,
@@ -130,6 +136,8 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
     answered: (n, latency, outcome) => {
       if (outcome === 200) latencies[n] = latency;
       else errors++;
+      // Answered now, so due `latency` ms ago.
+      if (outcome === 200 && n >= settling && latency > LATE_MS) late.push(performance.now() - latency);
     },
   });
   const answered = (from: number) =>
@@ -146,6 +154,8 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
     p99Whole: percentile(all, 0.99),
     errors,
     sent: total,
+    late,
+    maxMs: steady.at(-1) ?? NaN,
   };
 }
 

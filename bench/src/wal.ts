@@ -1,3 +1,4 @@
+import type { WalSample } from './bursts.js';
 import { withClient } from './targets.js';
 
 /**
@@ -48,10 +49,14 @@ export function describeSyncs(before: WalSyncs, after: WalSyncs, seconds: number
   return `${syncs} fsyncs, ${(syncs ? ms / syncs : 0).toFixed(2)} ms mean, ${((ms / (seconds * 1000)) * 100).toFixed(0)} % of the time${longest}`;
 }
 
-/** The commits a watch saw waiting for the WAL: the longest wait (ms, at least) and how many waited 10 ms or more. */
+/**
+ * The commits a watch saw waiting for the WAL: the longest wait (ms, at least) and how many waited 10 ms or more; and
+ * each sample's count of backends waiting, which places the round's bursts of late requests (bursts.ts).
+ */
 export interface SyncStalls {
   longestMs: number;
   atLeast10Ms: number;
+  samples: WalSample[];
 }
 
 /**
@@ -63,7 +68,7 @@ export interface SyncStalls {
  * them being slow.
  */
 export function watchSyncStalls(everyMs = 5): { backend: Promise<number>; stop(): Promise<SyncStalls> } {
-  const stalls: SyncStalls = { longestMs: 0, atLeast10Ms: 0 };
+  const stalls: SyncStalls = { longestMs: 0, atLeast10Ms: 0, samples: [] };
   let running = true;
   let watching!: (pid: number) => void;
   let failed!: (error: unknown) => void;
@@ -85,6 +90,7 @@ export function watchSyncStalls(everyMs = 5): { backend: Promise<number>; stop()
          WHERE backend_type = 'client backend' AND wait_event IN ('WALSync', 'WALWrite')`,
       );
       const now = performance.now();
+      stalls.samples.push({ at: now, waiting: rows.length });
       const seen = new Set(rows.map((r) => r.statement));
       for (const [statement, wait] of open) {
         if (seen.has(statement)) continue;
