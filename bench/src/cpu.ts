@@ -37,6 +37,21 @@ export function cpuSecondsOf(pid: number): number {
   return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0;
 }
 
+/**
+ * Seconds a process's main thread has spent ready to run and waiting for a CPU (Linux's run-queue delay,
+ * /proc/<pid>/schedstat), or undefined where the kernel does not say. On a machine with few cores the server,
+ * PostgreSQL and the generator take turns, and a request waits while its server does.
+ */
+export function runQueueSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // "<time on a CPU> <time waiting on a run queue> <timeslices>", in ns.
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The parent of a process, or undefined if it is gone. */
 export function parentOf(pid: number): number | undefined {
   const fields = statFields(pid);

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
 import { BURST_MIN_LATE, BURST_WINDOW_MS, describeBursts, LATE_MS, lateBursts, WAL_FACTOR } from './bursts.js';
 import { formatGoals, judge, type TargetFigures } from './goals.js';
-import { perEvent, sampleCpu, type CpuPerEvent } from './cpu.js';
+import { perEvent, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
 import { describePauses, watchPauses } from './pauses.js';
 import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
@@ -85,6 +85,8 @@ interface Measured {
   fixedCpu: CpuPerEvent[];
   /** Each steady round's bursts of late requests (bursts.ts), with PostgreSQL placed beside the WAL watcher's samples. */
   bursts: string[];
+  /** The share of each steady round the server's main thread waited for a CPU (runQueueSeconds), where known. */
+  cpuWait: (number | undefined)[];
 }
 
 const median = (values: number[]) => {
@@ -103,9 +105,13 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math
 /** One round at the steady rate, with what it cost per event; `notOurs`: PostgreSQL processes of the benchmark's own. */
 async function steadyRound(run: Measured, notOurs: number[] = []): Promise<PacedResult> {
   const before = sampleCpu(run.target.pid, postmaster, notOurs);
+  const waitedBefore = runQueueSeconds(run.target.pid);
+  const since = performance.now();
   const round = await paced(run.target, { rate, seconds, settle, firstBody: counter });
+  const waited = runQueueSeconds(run.target.pid);
   run.fixed.push(round);
   run.fixedCpu.push(perEvent(before, sampleCpu(run.target.pid, postmaster, notOurs), round.sent));
+  run.cpuWait.push(waited === undefined || waitedBefore === undefined ? undefined : (waited - waitedBefore) / ((performance.now() - since) / 1000));
   return round;
 }
 
@@ -113,7 +119,7 @@ async function steadyRound(run: Measured, notOurs: number[] = []): Promise<Paced
 // right before each round of each target, and a ratio is always of two runs a few seconds apart. One target runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
 const bareTarget = await startBare();
-const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [] };
+const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [], cpuWait: [] };
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 // BENCH_TARGETS=postgres skips PGlite when only the PostgreSQL ratio is wanted (and the reverse).
@@ -128,7 +134,7 @@ try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
   for (const start of starters) {
     const target = await start();
-    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [] };
+    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [], cpuWait: [] };
     runs.push(run);
     try {
       await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
@@ -208,6 +214,12 @@ console.log(
     `those beside WAL waits: the backends waited on the WAL ${WAL_FACTOR}× as often as over the round; see src/bursts.ts)`,
 );
 for (const run of runs) console.log(`${run.target.name.padEnd(18)} ${run.bursts.join(' | ')}`);
+console.log(
+  `\nThe server's main thread waiting for a CPU (ready to run, its turn taken by another process or thread), share of each steady round, settling seconds included`,
+);
+for (const run of runs) {
+  console.log(`${run.target.name.padEnd(18)} ${run.cpuWait.map((w) => (w === undefined ? '?' : `${(w * 100).toFixed(0)} %`)).join(' / ')}`);
+}
 console.log(`\nThe server's pauses in each steady round, settling seconds included (from its /metrics)`);
 for (const run of runs.filter((r) => r.pauses.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.pauses.join(' | ')}`);
 
