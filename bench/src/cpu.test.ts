@@ -5,7 +5,7 @@ describe('run-queue delay', () => {
   it('reads how long a process waited for a CPU from the kernel, and nothing of a process that is not there', () => {
     const before = runQueueSeconds(process.pid);
     expect(before).toBeGreaterThanOrEqual(0);
-    // Busy for a while: the count never goes back.
+    // Busy for a while (which need not add any wait): the count never goes back.
     const until = Date.now() + 20;
     while (Date.now() < until) {}
     expect(runQueueSeconds(process.pid)).toBeGreaterThanOrEqual(before!);

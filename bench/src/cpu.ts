@@ -45,8 +45,10 @@ export function cpuSecondsOf(pid: number): number {
 export function runQueueSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    // "<time on a CPU> <time waiting on a run queue> <timeslices>", in ns.
-    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+    // "<time on a CPU> <time waiting on a run queue> <timeslices>", in ns. A kernel that keeps no such accounting
+    // (some sandboxes) shows no time on a CPU for a process that has run: that says nothing, not zero.
+    const [onCpu, waited] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return onCpu && Number.isFinite(waited) ? waited! / 1e9 : undefined;
   } catch {
     return undefined;
   }

@@ -314,8 +314,9 @@ async function dailyRetention(store: Store): Promise<void> {
  * `-c track_io_timing=on` for the time spent reading pages from outside shared buffers, and
  * `-c pg_stat_statements.track_planning=on` for the plans and their time): which statement a full store makes dearer,
  * where the totals only say that one is. Planning is apart from execution. Most plans are a new connection's: each
- * connection plans a prepared statement anew for its first five runs, then its generic plan once, and
- * every round's fresh `vigil serve` opens its pool anew, so a short round pays what a long-running server pays once.
+ * connection plans a prepared statement anew for its first five runs, then its generic plan once where PostgreSQL
+ * settles on one, and every round's fresh `vigil serve` opens its pool anew, so a short round pays what a
+ * long-running server pays once.
  */
 async function statementReport(store: Store): Promise<void> {
   const events = store.sent;

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
-import { BURST_MIN_LATE, BURST_WINDOW_MS, describeBursts, LATE_MS, lateBursts, WAL_FACTOR } from './bursts.js';
+import { BURST_GAP_MS, BURST_MIN_LATE, describeBursts, LATE_MS, lateBursts, WAL_FACTOR } from './bursts.js';
 import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
@@ -143,7 +143,7 @@ try {
         run.baseline.push(bare);
         bareRun.max.push(bare);
         const bareRound = await steadyRound(bareRun);
-        bareRun.bursts.push(describeBursts(lateBursts(bareRound.late), bareRound.maxMs));
+        bareRun.bursts.push(describeBursts(lateBursts(bareRound.late)));
         run.max.push(await drive(target, { duration: seconds, connections }));
         const durable = walWords !== undefined && target.name !== 'vigil pglite';
         const syncsBefore = durable ? await walSyncs() : undefined;
@@ -153,7 +153,7 @@ try {
           const steady = await steadyRound(run, watch ? [await watch.backend] : []);
           const stalls = await watch?.stop();
           if (syncsBefore) run.syncs.push(describeSyncs(syncsBefore, await walSyncs(), settle + seconds, stalls));
-          run.bursts.push(describeBursts(lateBursts(steady.late), steady.maxMs, stalls?.samples));
+          run.bursts.push(describeBursts(lateBursts(steady.late), stalls?.samples));
           if (pauses) run.pauses.push(describePauses(await pauses.stop()));
         } finally {
           // A round that failed must not leave the watcher polling: its connection would keep the run alive.
@@ -210,8 +210,8 @@ if (walWords !== undefined) {
   for (const run of runs.filter((r) => r.syncs.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.syncs.join(' | ')}`);
 }
 console.log(
-  `\nLate requests in bursts in each steady round (≥ ${BURST_MIN_LATE} of them over ${LATE_MS} ms due within ${BURST_WINDOW_MS} ms; with PostgreSQL, ` +
-    `those beside WAL waits: the backends waited on the WAL ${WAL_FACTOR}× as often as over the round; see src/bursts.ts)`,
+  `\nLate requests in bursts in each steady round (≥ ${BURST_MIN_LATE} answered over ${LATE_MS} ms, each due within ${BURST_GAP_MS} ms of the one before; with ` +
+    `PostgreSQL, those beside WAL waits: the backends waited on the WAL ${WAL_FACTOR}× as often as outside bursts; see src/bursts.ts)`,
 );
 for (const run of runs) console.log(`${run.target.name.padEnd(18)} ${run.bursts.join(' | ')}`);
 console.log(

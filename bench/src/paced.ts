@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { eventBody } from './bodies.js';
-import { LATE_MS } from './bursts.js';
+import { LATE_MS, type Late } from './bursts.js';
 import type { Target } from './targets.js';
 
 export interface PacedResult {
@@ -13,10 +13,8 @@ export interface PacedResult {
   errors: number;
   /** Requests sent, the settling seconds' included. */
   sent: number;
-  /** Due times (performance.now()) of the steady requests answered later than LATE_MS, for bursts.ts. */
-  late: number[];
-  /** The latest steady answer, ms from its due time. */
-  maxMs: number;
+  /** The steady requests answered (200) later than LATE_MS, for bursts.ts; errors are counted apart. */
+  late: Late[];
 }
 
 export const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -126,7 +124,7 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
   const requests = Array.from({ length: total }, (_, n) => requestBytes(url, target.key, eventBody(options.firstBody + n)));
   /** Latency of each answered request, by request number (NaN: not answered). */
   const latencies = new Float64Array(total).fill(NaN);
-  const late: number[] = [];
+  const late: Late[] = [];
   let errors = 0;
   const elapsed = await openLoop({
     url,
@@ -137,7 +135,7 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
       if (outcome === 200) latencies[n] = latency;
       else errors++;
       // Answered now, so due `latency` ms ago.
-      if (outcome === 200 && n >= settling && latency > LATE_MS) late.push(performance.now() - latency);
+      if (outcome === 200 && n >= settling && latency > LATE_MS) late.push({ at: performance.now() - latency, ms: latency });
     },
   });
   const answered = (from: number) =>
@@ -155,7 +153,6 @@ export async function paced(target: Target, options: { rate: number; seconds: nu
     errors,
     sent: total,
     late,
-    maxMs: steady.at(-1) ?? NaN,
   };
 }
 
