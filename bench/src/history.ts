@@ -20,7 +20,8 @@ import { configureWal } from './wal.js';
  * server and PostgreSQL, the buffers and the WAL (bytes and full-page images) per event, and the bytes per answer. Run with `pnpm history` (starts a throwaway PostgreSQL). Env: BENCH_SECONDS (10),
  * BENCH_EVENTS (instead of seconds: this many events per measured run, so buffers per event compare across runs),
  * BENCH_CONNECTIONS (64), BENCH_ROUNDS (5 per store), BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days
- * the seeded events span), BENCH_WAL (`recommended`: the README's WAL settings; `default`: PostgreSQL's). With
+ * the seeded events span), BENCH_WAL (`recommended`: the README's WAL settings; `default`: PostgreSQL's),
+ * BENCH_RETURN_VALUES (`on`; `off` answers without the unique behavior's values, see below). With
  * VIGIL_TEST_PG_OPTIONS='-c shared_preload_libraries=pg_stat_statements' it also prints each store's costliest statements.
  */
 const CLI = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
@@ -36,7 +37,9 @@ const historyEvents = Number(process.env.BENCH_HISTORY_EVENTS ?? 1_000_000);
 const historyDays = Number(process.env.BENCH_HISTORY_DAYS ?? 7);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm history`, which starts PostgreSQL');
 
-const behaviors = HISTORY_BEHAVIORS;
+// BENCH_RETURN_VALUES=off: no behavior answers with its values, so both stores' answers are of one size, and what is
+// left of full ÷ empty is the store's own cost, not the 7-day behavior's ~67 values that only a full window has.
+const behaviors = process.env.BENCH_RETURN_VALUES === 'off' ? HISTORY_BEHAVIORS.map((b) => ({ ...b, return_values: false })) : HISTORY_BEHAVIORS;
 // Points (and so buckets) only for the events retention keeps them for: the longest window and the day after it.
 // Older ones a running store has dropped with their daily partitions; seeding them only to delete them row by row
 // from the default partition (where the seed's days land) would take longer than the seed over more than 7 days.
