@@ -118,8 +118,9 @@ async function steadyRound(run: Measured, notOurs: number[] = []): Promise<Paced
 // A small shared machine drifts by tens of per cent over minutes. So the baseline stays up and is measured again
 // right before each round of each target, and a ratio is always of two runs a few seconds apart. One target runs
 // at a time: a Vigil left idle still checkpoints and vacuums, and that must not land on another's figures.
+const measured = (target: Target): Measured => ({ target, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [], cpuWait: [] });
 const bareTarget = await startBare();
-const bareRun: Measured = { target: bareTarget, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [], cpuWait: [] };
+const bareRun = measured(bareTarget);
 bareRun.baseline = bareRun.max;
 const runs: Measured[] = [bareRun];
 // BENCH_TARGETS=postgres skips PGlite when only the PostgreSQL ratio is wanted (and the reverse).
@@ -134,7 +135,7 @@ try {
   await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
   for (const start of starters) {
     const target = await start();
-    const run: Measured = { target, max: [], fixed: [], baseline: [], syncs: [], pauses: [], fixedCpu: [], bursts: [], cpuWait: [] };
+    const run = measured(target);
     runs.push(run);
     try {
       await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
