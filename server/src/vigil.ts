@@ -120,6 +120,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   });
   const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
   metrics.watchFactCache(facts);
+  const pools = database.pools?.bind(database);
+  if (pools) metrics.watchPools(pools);
   const webhooks = createWebhooks({ database, env, log: { warn: (obj, msg) => app.log.warn(obj, msg) } });
   const browser = await createBrowserSupport(env, database);
   const ingestor = new Ingestor({

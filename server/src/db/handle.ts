@@ -2,6 +2,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from '@vigil/drizzle/schema';
 import type { DatabaseHealth } from './health.js';
 import type { ReplicaState } from './replica.js';
+import type { PoolStats } from './session-pool.js';
 
 export type Schema = typeof schema;
 /** Either driver's drizzle database: node-postgres and PGlite share the pg dialect and this type. */
@@ -28,6 +29,8 @@ export interface DatabaseHandle {
   readonly health: DatabaseHealth;
   /** The streaming replica `reporting` reads from (DATABASE_REPLICA_URL), when there is one. */
   readonly replica?: { readonly state: ReplicaState };
+  /** PostgreSQL's connection pools, for /metrics (PGlite has one connection and no pool). */
+  pools?(): { ingest: PoolStats; reporting: PoolStats };
   /**
    * Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). A lost subscription is
    * re-established by itself: `onLost` when it drops (notifications may be missed from then on), `onRestored`

@@ -12,6 +12,7 @@ import { PgliteThread } from './pglite-thread.js';
 import { listenWithReconnect } from './pg-listener.js';
 import { ReplicaMonitor } from './replica.js';
 import { reportingPool } from './reporting-pool.js';
+import { sessionKeepingPool } from './session-pool.js';
 
 /**
  * Group commits in flight on PGlite. Its one connection runs one statement at a time, but two commits still overlap:
@@ -71,7 +72,7 @@ function reportFaults(pool: Pool, health: Pick<DatabaseHealth, 'observe'>): void
 async function openPostgres(env: DatabaseSettings, url: string, options: OpenOptions): Promise<DatabaseHandle> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool({ connectionString: url, max: env.VIGIL_DB_POOL_SIZE, ...PG_CONNECTION });
+  const pool = sessionKeepingPool(pg, { connectionString: url, max: env.VIGIL_DB_POOL_SIZE, application_name: 'vigil', ...PG_CONNECTION });
   // A standby answers SELECT 1 but refuses every write: after a failover that left this address on a standby,
   // readiness must say so (25006, as its writes do).
   const ping = async () => {
@@ -83,7 +84,7 @@ async function openPostgres(env: DatabaseSettings, url: string, options: OpenOpt
   const db = drizzle(pool, { schema }) as unknown as Db;
   const replica = env.DATABASE_REPLICA_URL ? replicaMonitor(pool, env.DATABASE_REPLICA_URL, env, pg) : undefined;
   const reporting = reportingPool(
-    pg,
+    (config) => sessionKeepingPool(pg, config),
     {
       connectionString: env.DATABASE_REPLICA_URL ?? url,
       max: env.VIGIL_DB_REPORTING_POOL_SIZE,
@@ -126,6 +127,7 @@ async function openPostgres(env: DatabaseSettings, url: string, options: OpenOpt
     maxConcurrency: Math.max(1, Math.min(env.VIGIL_COMMIT_CONCURRENCY, env.VIGIL_DB_POOL_SIZE - 1)),
     health,
     replica: replica?.monitor,
+    pools: () => ({ ingest: pool.stats, reporting: reporting.stats }),
     listen(channel, onMessage, onLost, onRestored) {
       return listenWithReconnect(() => new pg.Client({ connectionString: url, ...PG_CONNECTION }), channel, {
         onMessage,
@@ -143,7 +145,7 @@ async function openPostgres(env: DatabaseSettings, url: string, options: OpenOpt
  * connection of its own (so a busy reporting pool cannot delay it), once at start and every second after.
  */
 function replicaMonitor(primary: Pool, url: string, env: DatabaseSettings, pg: typeof import('pg').default) {
-  const probe = new pg.Pool({ connectionString: url, max: 1, application_name: 'vigil-replica-monitor', ...PG_CONNECTION });
+  const probe = sessionKeepingPool(pg, { connectionString: url, max: 1, application_name: 'vigil-replica-monitor', ...PG_CONNECTION });
   const monitor = new ReplicaMonitor({
     primaryPosition: async () => (await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn,
     replicaPosition: async () => (await probe.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn')).rows[0]!.lsn,

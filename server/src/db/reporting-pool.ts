@@ -22,12 +22,12 @@ export function statementTimedOut(error: unknown): boolean {
  * and its failures are the replica's 503, never a fault of the primary.
  * The caller attaches its error listeners (see reportFaults in open.ts), as for the ingestion pool.
  */
-export function reportingPool(
-  pg: { Pool: new (config: PoolConfig) => Pool },
+export function reportingPool<P extends Pool>(
+  newPool: (config: PoolConfig) => P,
   config: PoolConfig & { statement_timeout: number },
   replica?: ReplicaMonitor,
-): Pool {
-  const pool = new pg.Pool({ application_name: 'vigil-reporting', ...config });
+): P {
+  const pool = newPool({ application_name: 'vigil-reporting', ...config });
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   const limit = config.statement_timeout.toLocaleString('en');

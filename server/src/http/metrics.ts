@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FactCache } from '../pipeline/fact-cache.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
+import type { PoolStats } from '../db/session-pool.js';
 
 /** Prometheus metrics, on a registry of their own so several servers can live in one process (tests). */
 export class Metrics implements IngestObserver {
@@ -61,6 +62,32 @@ export class Metrics implements IngestObserver {
       registers: [this.registry],
       collect() {
         for (const [outcome, n] of Object.entries(cache.commits)) this.set({ outcome }, n);
+      },
+    });
+  }
+
+  /** PostgreSQL's connection pools, read when scraped: how many connections each opened, holds and is waited for. */
+  watchPools(pools: () => Record<string, PoolStats>): void {
+    new Gauge({
+      name: 'vigil_db_connections_opened',
+      help: 'Connections each PostgreSQL pool (ingest, reporting) has opened since start. Steady growth under a steady load is churn: each new connection costs PostgreSQL a backend and its statements planned again.',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [pool, stats] of Object.entries(pools())) this.set({ pool }, stats.opened);
+      },
+    });
+    new Gauge({
+      name: 'vigil_db_connections',
+      help: 'Connections each PostgreSQL pool holds now, in use or idle, and callers waiting for one (the pool is too small for the load, or its statements too slow).',
+      labelNames: ['pool', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [pool, stats] of Object.entries(pools())) {
+          this.set({ pool, state: 'in_use' }, stats.total - stats.idle);
+          this.set({ pool, state: 'idle' }, stats.idle);
+          this.set({ pool, state: 'waiting' }, stats.waiting);
+        }
       },
     });
   }

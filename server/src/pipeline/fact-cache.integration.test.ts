@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
-import { factCacheCommits } from '../test-support/fact-cache.js';
+import { connectionsOpened, factCacheCommits } from '../test-support/fact-cache.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 
@@ -100,3 +100,42 @@ for (const driver of testDrivers()) {
     });
   });
 }
+
+/**
+ * A stale group commit is undone by an error PostgreSQL raises on purpose (vigil_facts_hold); the connection it ran
+ * on is as good as before. The answerer has a pool of one connection, so a connection thrown away with the error
+ * would have to be opened again for the retry.
+ */
+describe.runIf(testDrivers().includes('postgres'))('fact cache: a stale group commit (postgres)', () => {
+  let db: TestDatabase;
+  let changer: TestVigil;
+  let answerer: TestVigil;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+    changer = await startTestVigil('postgres', {}, db);
+    answerer = await startTestVigil('postgres', { VIGIL_DB_POOL_SIZE: '1' }, db);
+  }, 120_000);
+
+  afterAll(async () => {
+    await answerer?.close();
+    await changer?.close();
+    await db?.drop();
+  });
+
+  const event = async (server: TestVigil, identity: string) => {
+    const res = await server.post('/events', { event: 'login', identity, properties: { device_id: 'pooled-dev' } });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it('keeps its connection, and the retry runs on it', async () => {
+    for (let i = 0; i < 3; i++) await event(answerer, 'gina@example.com');
+    await event(changer, 'hank@example.com');
+    const [commits, opened] = [await factCacheCommits(answerer), await connectionsOpened(answerer)];
+    expect(opened).toBeGreaterThan(0);
+    expect((await event(answerer, 'gina@example.com')).current_tags).toContain('multi_user');
+    expect((await factCacheCommits(answerer)).stale).toBe(commits.stale + 1);
+    expect(await connectionsOpened(answerer)).toBe(opened);
+  });
+});
