@@ -22,6 +22,14 @@ describe('FactCache', () => {
     expect(cache.get('gone')).toBeUndefined();
   });
 
+  it('keeps no entry for undefined: it reads as missing', () => {
+    const cache = new FactCache(4);
+    cache.set('a', 1);
+    cache.set('a', undefined);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
   it('keeps nothing at capacity 0', () => {
     const cache = new FactCache(0);
     cache.set('a', 1);
