@@ -44,8 +44,9 @@ export class VigilError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
-    super(detail);
+  /** `cause`: what failed underneath, for logs and for code that must tell failures apart (never shown to callers). */
+  constructor(code: ErrorCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'VigilError';
     this.code = code;
     this.errors = options.errors;

@@ -110,15 +110,16 @@ export class ReplicaMonitor {
    * replica's. Never a bare database fault: that would mark the primary not ready (/readyz) as well.
    */
   failure(error: unknown): VigilError | undefined {
-    if (this.observe(error)) return this.unavailable('The reporting replica (DATABASE_REPLICA_URL) stopped answering; retry later. Events are still accepted.');
+    if (this.observe(error))
+      return this.unavailable('The reporting replica (DATABASE_REPLICA_URL) stopped answering; retry later. Events are still accepted.', error);
     if ((error as { code?: unknown } | null)?.code === SERIALIZATION_FAILURE) {
-      return this.unavailable('The reporting replica cancelled this read to apply changes from the primary; retry it.');
+      return this.unavailable('The reporting replica cancelled this read to apply changes from the primary; retry it.', error);
     }
     return undefined;
   }
 
-  private unavailable(detail: string): VigilError {
-    return new VigilError('unavailable', detail, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+  private unavailable(detail: string, cause?: unknown): VigilError {
+    return new VigilError('unavailable', detail, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
   }
 
   private lagMs(): number {

@@ -38,6 +38,8 @@ export function reportingPool<P extends Pool>(
     throw new VigilError(
       'query_too_expensive',
       `A read ran longer than ${limit} ms (VIGIL_REPORTING_STATEMENT_TIMEOUT_MS) and was cancelled; ask for less or narrow the filters`,
+      // The pool reads the cause to tell a cancelled statement (its connection is fine) from a broken session.
+      { cause: error },
     );
   };
   const translated = (result: unknown) => (result instanceof Promise ? result.catch(translate) : result);

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { VigilError } from '../errors.js';
+import { reportingPool } from './reporting-pool.js';
 import { sessionKeepingPool } from './session-pool.js';
 
 /**
@@ -21,9 +23,14 @@ describe.runIf(testDrivers().includes('postgres'))('the session-keeping pool', (
     await database?.drop();
   });
 
-  const open = (config: pg.PoolConfig = {}) => {
-    pool = sessionKeepingPool(pg, { connectionString: database.env.DATABASE_URL, max: 1, ...config });
-    pool.on('error', () => {});
+  // As open.ts does: a session that ends while its client is idle or checked out is an event, not a crash.
+  const listen = <P extends pg.Pool>(made: P) => {
+    made.on('error', () => {});
+    made.on('connect', (client) => client.on('error', () => {}));
+    return made;
+  };
+  const open = () => {
+    pool = listen(sessionKeepingPool(pg, { connectionString: database.env.DATABASE_URL, max: 1 }));
     return pool;
   };
   const backend = async () => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
@@ -70,10 +77,22 @@ describe.runIf(testDrivers().includes('postgres'))('the session-keeping pool', (
   });
 
   it('drops a connection whose statement the client gave up on, since it may still be running', async () => {
-    open({ query_timeout: 50 });
+    open();
     const pid = await backend();
-    await expect(pool.query('SELECT pg_sleep(0.5)')).rejects.toThrow(/timeout/i);
+    await expect(pool.query({ text: 'SELECT pg_sleep(0.5)', query_timeout: 50 } as pg.QueryConfig)).rejects.toThrow(/timeout/i);
     expect(await backend()).not.toBe(pid);
+  });
+
+  it('keeps the reporting connection of a read its statement_timeout cancelled, which the caller gets translated', async () => {
+    pool = listen(reportingPool((config) => sessionKeepingPool(pg, config), { connectionString: database.env.DATABASE_URL, max: 1, statement_timeout: 50 }));
+    const pid = await backend();
+    // A client once checked out (a transaction, a streamed export) translates its failures from then on.
+    (await pool.connect()).release();
+    const cancelled = pool.query('SELECT pg_sleep(1)');
+    await expect(cancelled).rejects.toBeInstanceOf(VigilError);
+    await expect(cancelled).rejects.toMatchObject({ code: 'query_too_expensive' });
+    expect(await backend()).toBe(pid);
+    expect(pool.stats.opened).toBe(1);
   });
 
   it('leaves the callback form to pg-pool', async () => {

@@ -1,12 +1,15 @@
 import type { DatabaseError, Pool, PoolClient, PoolConfig } from 'pg';
 
 /**
- * SQLSTATE classes after which a session is not worth keeping: a connection exception (08), an authorization or
- * database name refused while connecting (28, 3D), an operator's or the server's shutdown (57P), an internal
- * error or corruption (XX), too many connections (53300) and an idle transaction's timeout (25P03), which end the
- * session or may have left it in a state nobody should trust.
+ * SQLSTATEs after which a session is not worth keeping. Some end it: a connection exception (08), an authorization or
+ * database name refused while connecting (28, 3D), an operator's or the server's shutdown (57P), too many connections
+ * (53300), a transaction's or an idle transaction's timeout (25P03, 25P04). Some leave state that would fail every
+ * later statement the same way, which a new connection does not have: an aborted transaction block (25P02), a
+ * prepared statement the client and the server disagree about (26000, 42P05), a cached plan whose result type a
+ * migration changed (0A000, "cached plan must not change result type"; the class is otherwise rare enough to treat
+ * alike). And an internal error or corruption (XX) may have left anything.
  */
-const SESSION_ENDING = /^(08|28|3D|57P|XX)|^53300$|^25P03$/;
+const SESSION_ENDING = /^(08|28|3D|57P|XX|0A)|^53300$|^25P0[234]$|^26000$|^42P05$/;
 
 /**
  * Whether a statement's failure left its connection fit for the next statement: PostgreSQL refused that one
@@ -15,9 +18,17 @@ const SESSION_ENDING = /^(08|28|3D|57P|XX)|^53300$|^25P03$/;
  * client-side timeout whose statement may still run) has no answer from the server to go by, so the connection goes.
  */
 export function sessionSurvives(error: unknown, pg: { DatabaseError: typeof DatabaseError }): boolean {
-  if (!(error instanceof pg.DatabaseError)) return false;
-  if (error.severity === 'FATAL' || error.severity === 'PANIC') return false;
-  return typeof error.code === 'string' && !SESSION_ENDING.test(error.code);
+  const refused = databaseError(error, pg);
+  if (!refused) return false;
+  // The severity is PostgreSQL's localized word; under a non-English lc_messages the codes alone decide.
+  if (refused.severity === 'FATAL' || refused.severity === 'PANIC') return false;
+  return typeof refused.code === 'string' && !SESSION_ENDING.test(refused.code);
+}
+
+/** The server's answer behind an error: itself, or one it was caused by (the reporting pool translates its failures). */
+function databaseError(error: unknown, pg: { DatabaseError: typeof DatabaseError }): DatabaseError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof pg.DatabaseError) return e;
+  return undefined;
 }
 
 /** Connections a pool has opened since it was made, and what it holds now: how much it churns. */
@@ -64,7 +75,8 @@ export function sessionKeepingPool(pg: PgModule, config: PoolConfig): Pool & { r
     }
 
     private async keeping(config: unknown, values: unknown): Promise<unknown> {
-      const client: PoolClient = await this.connect();
+      // pg-pool's own connect(): a wrapper on the instance (the reporting pool's) translates what it hands out.
+      const client: PoolClient = await super.connect();
       let discard: Error | undefined;
       try {
         return await (client.query as (c: unknown, v: unknown) => Promise<unknown>)(config, values);

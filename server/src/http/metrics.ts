@@ -68,18 +68,23 @@ export class Metrics implements IngestObserver {
 
   /** PostgreSQL's connection pools, read when scraped: how many connections each opened, holds and is waited for. */
   watchPools(pools: () => Record<string, PoolStats>): void {
-    new Gauge({
-      name: 'vigil_db_connections_opened',
-      help: 'Connections each PostgreSQL pool (ingest, reporting) has opened since start. Steady growth under a steady load is churn: each new connection costs PostgreSQL a backend and its statements planned again.',
+    const counted = new Map<string, number>();
+    new Counter({
+      name: 'vigil_db_connections_opened_total',
+      help: 'Connections each PostgreSQL pool (ingest, reporting) has opened. Steady growth under a steady load is churn: each new connection costs PostgreSQL a backend and its statements planned again.',
       labelNames: ['pool'] as const,
       registers: [this.registry],
       collect() {
-        for (const [pool, stats] of Object.entries(pools())) this.set({ pool }, stats.opened);
+        // The pools count; a scrape adds what they opened since the last one.
+        for (const [pool, stats] of Object.entries(pools())) {
+          this.inc({ pool }, stats.opened - (counted.get(pool) ?? 0));
+          counted.set(pool, stats.opened);
+        }
       },
     });
     new Gauge({
       name: 'vigil_db_connections',
-      help: 'Connections each PostgreSQL pool holds now, in use or idle, and callers waiting for one (the pool is too small for the load, or its statements too slow).',
+      help: 'Connections each PostgreSQL pool holds now, in use (or being opened) or idle, and callers waiting for one (the pool is too small for the load, or its statements too slow).',
       labelNames: ['pool', 'state'] as const,
       registers: [this.registry],
       collect() {

@@ -10,5 +10,5 @@ export async function factCacheCommits(server: TestVigil): Promise<{ cached: num
 /** Connections a process's PostgreSQL pool has opened since it started, from its /metrics. */
 export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'reporting' = 'ingest'): Promise<number> {
   const text = (await server.get('/metrics', { key: null })).text;
-  return Number(new RegExp(`vigil_db_connections_opened\\{pool="${pool}"\\} (\\d+)`).exec(text)?.[1] ?? Number.NaN);
+  return Number(new RegExp(`vigil_db_connections_opened_total\\{pool="${pool}"\\} (\\d+)`).exec(text)?.[1] ?? Number.NaN);
 }
