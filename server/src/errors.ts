@@ -58,10 +58,17 @@ export class VigilError extends Error {
   }
 }
 
+/** The first of an error and the errors it was caused by (five deep) that `matches`: drivers and pools wrap. */
+export function causeWhere<T extends Error>(error: unknown, matches: (e: Error) => e is T): T | undefined;
+export function causeWhere(error: unknown, matches: (e: Error) => boolean): Error | undefined;
+export function causeWhere(error: unknown, matches: (e: Error) => boolean): Error | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (matches(e)) return e;
+  return undefined;
+}
+
 /** The VigilError behind an error: itself, or one it was caused by (a driver wraps what its pool threw). */
 export function vigilCause(error: unknown): VigilError | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof VigilError) return e;
-  return undefined;
+  return causeWhere(error, (e): e is VigilError => e instanceof VigilError);
 }
 
 /** RFC 9457 problem details, plus `code` (the catalog key) and field `errors` for validation. */

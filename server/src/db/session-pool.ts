@@ -1,4 +1,5 @@
 import type { DatabaseError, Pool, PoolClient, PoolConfig } from 'pg';
+import { causeWhere } from '../errors.js';
 
 /**
  * SQLSTATEs after which a session is not worth keeping. Some end it: a connection exception (08), an authorization or
@@ -18,17 +19,12 @@ const SESSION_ENDING = /^(08|28|3D|57P|XX|0A)|^53300$|^25P0[234]$|^26000$|^42P05
  * client-side timeout whose statement may still run) has no answer from the server to go by, so the connection goes.
  */
 export function sessionSurvives(error: unknown, pg: { DatabaseError: typeof DatabaseError }): boolean {
-  const refused = databaseError(error, pg);
+  // The server's answer may sit behind an error that translated it (the reporting pool's).
+  const refused = causeWhere(error, (e): e is DatabaseError => e instanceof pg.DatabaseError);
   if (!refused) return false;
   // The severity is PostgreSQL's localized word; under a non-English lc_messages the codes alone decide.
   if (refused.severity === 'FATAL' || refused.severity === 'PANIC') return false;
   return typeof refused.code === 'string' && !SESSION_ENDING.test(refused.code);
-}
-
-/** The server's answer behind an error: itself, or one it was caused by (the reporting pool translates its failures). */
-function databaseError(error: unknown, pg: { DatabaseError: typeof DatabaseError }): DatabaseError | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof pg.DatabaseError) return e;
-  return undefined;
 }
 
 /** Connections a pool has opened since it was made, and what it holds now: how much it churns. */

@@ -1,14 +1,22 @@
 import type { TestVigil } from './harness.js';
 
+const metricsOf = async (server: TestVigil) => (await server.get('/metrics', { key: null })).text;
+
+/** The value of one series (`name{labels}`) in a /metrics text, or undefined when it is not there. */
+const seriesValue = (text: string, series: string): number | undefined => {
+  const escaped = series.replace(/[{}]/g, '\\$&');
+  const found = new RegExp(`^${escaped} (\\d+)$`, 'm').exec(text)?.[1];
+  return found === undefined ? undefined : Number(found);
+};
+
 /** Group commits of a process by where their facts came from, from its /metrics (`stale`: cached, found changed, read). */
 export async function factCacheCommits(server: TestVigil): Promise<{ cached: number; read: number; stale: number }> {
-  const text = (await server.get('/metrics', { key: null })).text;
-  const count = (outcome: string) => Number(new RegExp(`vigil_fact_cache_group_commits\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+  const text = await metricsOf(server);
+  const count = (outcome: string) => seriesValue(text, `vigil_fact_cache_group_commits{outcome="${outcome}"}`) ?? 0;
   return { cached: count('cached'), read: count('read'), stale: count('stale') };
 }
 
 /** Connections a process's PostgreSQL pool has opened since it started, from its /metrics. */
 export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'reporting' = 'ingest'): Promise<number> {
-  const text = (await server.get('/metrics', { key: null })).text;
-  return Number(new RegExp(`vigil_db_connections_opened_total\\{pool="${pool}"\\} (\\d+)`).exec(text)?.[1] ?? Number.NaN);
+  return seriesValue(await metricsOf(server), `vigil_db_connections_opened_total{pool="${pool}"}`) ?? Number.NaN;
 }

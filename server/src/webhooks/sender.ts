@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
 import { BlockedAddressError, guardedLookup, isPublicAddress, literalAddress } from './address-guard.js';
 import { parseRetryAfter } from './backoff.js';
+import { causeWhere } from '../errors.js';
 
 /** What one HTTP attempt came to; `status` null when no answer came. */
 export interface SendResult {
@@ -90,9 +91,8 @@ async function firstBytes(body: AsyncIterable<Buffer>): Promise<string> {
 
 /** A failure without an answer, in words for the delivery log (never a stack). */
 function describe(error: unknown): string {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof BlockedAddressError || (e as { code?: string }).code === 'EWEBHOOKBLOCKED') return `blocked: ${e.message}`;
-  }
+  const blocked = causeWhere(error, (e) => e instanceof BlockedAddressError || (e as { code?: string }).code === 'EWEBHOOKBLOCKED');
+  if (blocked) return `blocked: ${blocked.message}`;
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   return [e.code ?? e.cause?.code, e.message ?? String(error)].filter(Boolean).join(': ').slice(0, KEPT_BODY);
 }
