@@ -46,34 +46,45 @@ const parsersFor = (o) => {
 };
 // Named statements parsed on this instance: name → the types of their parameters (PostgreSQL's answer to Describe).
 const statements = new Map();
-// One protocol message; a failure arrives as PGlite's DatabaseError. PGlite writes its files at the Sync.
-const send = (message, syncToFs = false) => pg.execProtocol(message, { syncToFs });
-// One statement by the extended protocol, the messages PGlite's query() sends. A named prepared statement, as
-// node-postgres runs one, is parsed (and described) once per instance, then only bound and executed, so PostgreSQL
-// plans it generically after a few runs instead of parsing and planning the text every time; the unnamed one ('')
-// is parsed on every call, as query() does.
+// Protocol messages in one call into PostgreSQL, which runs them all before it answers; a failure arrives as PGlite's
+// DatabaseError once the whole call has run. PGlite writes its files at the Sync, which ends every call here: an
+// error makes PostgreSQL skip to the Sync, so the call always leaves it ready for the next statement.
+const send = (...messages) => {
+  let length = 0;
+  for (const m of messages) length += m.length;
+  const buffer = new Uint8Array(length);
+  let at = 0;
+  for (const m of messages) {
+    buffer.set(m, at);
+    at += m.length;
+  }
+  return pg.execProtocol(buffer, { syncToFs: true });
+};
+// One statement by the extended protocol, the messages PGlite's query() sends, but in two calls at most, where
+// query() makes one call a message: each call into PGlite costs ~10 µs of JavaScript on either side of PostgreSQL, and
+// a group commit is one statement. A named prepared statement, as node-postgres runs one, is parsed (and described)
+// once per instance, then only bound and executed, so PostgreSQL plans it generically after a few runs instead of
+// parsing and planning the text every time; the unnamed one ('') is parsed on every call, as query() does. Its
+// parameters' types (Describe) are needed to serialize them, hence the first call.
 const extended = ({ name, text, params = [], options }) =>
   pg._runExclusiveQuery(async () => {
-    const messages = [];
-    try {
-      let types = name ? statements.get(name) : undefined;
-      if (types === undefined) {
-        await send(serialize.parse({ name, text }));
-        const described = (await send(serialize.describe({ type: 'S', name }))).messages;
-        types = described.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
-        if (name) statements.set(name, types);
-      }
-      const values = params.map((value, i) => {
-        if (value === null || value === undefined) return null;
-        const serializer = pg.serializers[types[i]];
-        return serializer ? serializer(value) : value.toString();
-      });
-      messages.push(...(await send(serialize.bind({ statement: name, values }))).messages);
-      messages.push(...(await send(serialize.describe({ type: 'P' }))).messages);
-      messages.push(...(await send(serialize.execute({}))).messages);
-    } finally {
-      messages.push(...(await send(serialize.sync(), true)).messages);
+    let types = name ? statements.get(name) : undefined;
+    if (types === undefined) {
+      const described = (await send(serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync())).messages;
+      types = described.find((m) => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+      if (name) statements.set(name, types);
     }
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = pg.serializers[types[i]];
+      return serializer ? serializer(value) : value.toString();
+    });
+    const { messages } = await send(
+      serialize.bind({ statement: name, values }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    );
     return parseResults(messages, parsersFor(options), { rowMode: options?.rowMode })[0];
   });
 const ops = {
@@ -87,15 +98,7 @@ const ops = {
   // the table parsersFor made once (query() and exec() would copy PGlite's parsers for each call).
   query: ({ text, params, options }) => extended({ name: '', text, params, options }),
   exec: ({ text, options }) =>
-    pg._runExclusiveQuery(async () => {
-      const messages = [];
-      try {
-        messages.push(...(await send(serialize.query(text))).messages);
-      } finally {
-        messages.push(...(await send(serialize.sync(), true)).messages);
-      }
-      return parseResults(messages, parsersFor(options), { rowMode: options?.rowMode });
-    }),
+    pg._runExclusiveQuery(async () => parseResults((await send(serialize.query(text), serialize.sync())).messages, parsersFor(options), { rowMode: options?.rowMode })),
   prepared: ({ name, text, params, options }) => extended({ name, text, params, options }),
   async listen({ channel, subscription }) {
     const unlisten = await pg.listen(channel, (payload) => parentPort.postMessage({ notify: subscription, payload }));
