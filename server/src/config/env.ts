@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { DEFAULT_OVERLAP_HOURS } from '../auth/lifetimes.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** A switch: `true`, `1` or `on` is on; `false`, `0` or `off` is off. */
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'on', 'off'])
+    .transform((v) => ['true', '1', 'on'].includes(v))
+    .default(fallback);
 const csv = z.string().transform((s) =>
   s
     .split(',')
@@ -47,6 +53,11 @@ export const envSchema = z.object({
   VIGIL_DATA_DIR: z.string().min(1).default('./.vigil/data'),
   /** Free space (MiB) the embedded database's disk must keep; below it writes get 503 before PGlite meets ENOSPC. */
   VIGIL_DATA_DIR_MIN_FREE_MB: int(0, 1_000_000).default(64),
+  /**
+   * Whether each commit of the embedded database is flushed to the disk before its answer, as PostgreSQL does; off,
+   * PGlite's own default, leaves that to the operating system: a crash of Vigil loses nothing, one of the machine may.
+   */
+  VIGIL_DATA_DIR_SYNC: flag(true),
   /** Seconds after which a held event loop ends `vigil serve`, and an unanswered PGlite statement its thread; 0: never. */
   VIGIL_WATCHDOG_SECONDS: int(0, 86_400).default(60),
   /** Path of a JSON or YAML file with behaviors, intelligence lists and score weights. */
@@ -72,10 +83,7 @@ export const envSchema = z.object({
   /** Cost from which a GraphQL operation counts as expensive (5,000: about five million rows read). */
   VIGIL_GRAPHQL_EXPENSIVE_COST: int(1, 1_000_000).default(5_000),
   /** Whether signed-in principals may introspect the GraphQL schema (`__schema`, `__type`). */
-  VIGIL_GRAPHQL_INTROSPECTION: z
-    .enum(['true', 'false', '1', '0', 'on', 'off'])
-    .transform((v) => ['true', '1', 'on'].includes(v))
-    .default(true),
+  VIGIL_GRAPHQL_INTROSPECTION: flag(true),
   /** Live feed (`eventAdded` over graphql-ws): subscriptions one process serves at once; more are refused (429). */
   VIGIL_LIVE_MAX_SUBSCRIPTIONS: int(1, 100_000).default(1000),
   /** Live feed subscriptions one supervisor account may hold at once in one process. */
@@ -134,10 +142,7 @@ export const envSchema = z.object({
   /** Hours a rotated key or API token keeps working beside its replacement, when the rotation names none; 0: none. */
   VIGIL_KEY_ROTATION_OVERLAP_HOURS: int(0, 720).default(DEFAULT_OVERLAP_HOURS),
   /** `1`: webhook endpoints may be private, loopback or link-local addresses (on-premise receivers). Default: refused. */
-  VIGIL_WEBHOOK_ALLOW_PRIVATE: z
-    .enum(['true', 'false', '1', '0', 'on', 'off'])
-    .transform((v) => ['true', '1', 'on'].includes(v))
-    .default(false),
+  VIGIL_WEBHOOK_ALLOW_PRIVATE: flag(false),
   /** Webhook messages this process sends at once; 0: it delivers none (another process does). */
   VIGIL_WEBHOOK_WORKERS: int(0, 64).default(4),
   /** Seconds a webhook receiver has to connect and answer; slower counts as a failed attempt. */

@@ -47,6 +47,7 @@ export interface DatabaseSettings {
   VIGIL_REPLICA_MAX_LAG_SECONDS: number;
   VIGIL_DATA_DIR: string;
   VIGIL_DATA_DIR_MIN_FREE_MB: number;
+  VIGIL_DATA_DIR_SYNC: boolean;
   VIGIL_DB_POOL_SIZE: number;
   VIGIL_DB_REPORTING_POOL_SIZE: number;
   VIGIL_REPORTING_STATEMENT_TIMEOUT_MS: number;
@@ -166,7 +167,7 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
     // On a thread of its own, so PostgreSQL's work does not hold the event loop (see pglite-thread.ts).
     const limits = { stuckAfterMs: 0 };
     const create = () =>
-      PgliteThread.open(pgdata, limits).catch((error: NodeJS.ErrnoException) => {
+      PgliteThread.open(pgdata, limits, env.VIGIL_DATA_DIR_SYNC).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EROFS' || error.code === 'EACCES' || error.code === 'EPERM'
           ? new DataDirError(`The data directory ${pgdata} is not writable (${error.code}): Vigil must be able to write there`)
           : error;

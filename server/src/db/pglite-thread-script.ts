@@ -15,8 +15,42 @@ let pg;
 // PGlite's protocol serializer and result parser, for named prepared statements: set when PGlite is opened.
 let serialize, parseResults;
 // Loaded while the caller compiles PGlite's WebAssembly, before the first message asks for it.
-const loading = import(workerData.pglite);
+const loading = Promise.all([import(workerData.pglite), import(workerData.nodefs)]);
 loading.catch(() => {});
+// PostgreSQL's fsync() calls that reached the disk (the thread's 'flushes' call): what shows the flushing is on.
+let flushes = 0;
+// PGlite starts PostgreSQL with fsync off (-F), and its Node file system (Emscripten's NODEFS) has no fsync at all:
+// a commit reaches the operating system, not the disk, so a crash of the machine can lose answered events and tear
+// the data directory. With \`sync\`, PostgreSQL runs with fsync on, and NODEFS gets the fsync that PostgreSQL's
+// fsync() calls then reach: the WAL at each commit (wal_sync_method=fsync: Emscripten's fdatasync does nothing),
+// data files and directories at checkpoints. Installed before PostgreSQL starts, so a recovery's syncs are real too.
+// A failed flush is an I/O error to PostgreSQL, which then stops rather than go on with a WAL it cannot trust.
+const flushing = (NodeFS) =>
+  class extends NodeFS {
+    async init(pg, opts) {
+      const { emscriptenOpts } = await super.init(pg, opts);
+      const install = (mod) => {
+        const nodefs = mod.NODEFS;
+        const fs = require('node:fs');
+        const flush = (stream) => {
+          if (stream.nfd !== undefined) return fs.fsyncSync(stream.nfd);
+          // A directory: NODEFS opens no descriptor for one.
+          const fd = fs.openSync(nodefs.realPath(stream.node), 'r');
+          try {
+            fs.fsyncSync(fd);
+          } finally {
+            fs.closeSync(fd);
+          }
+        };
+        nodefs.stream_ops.fsync = (stream) => {
+          nodefs.tryFSOperation(() => flush(stream));
+          flushes++;
+          return 0;
+        };
+      };
+      return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun || []), install] } };
+    }
+  };
 const unlisteners = new Map();
 const serialized = (error) => {
   const out = { message: String((error && error.message) || error), name: error && error.name };
@@ -88,12 +122,20 @@ const extended = ({ name, text, params = [], options }) =>
     return parseResults(messages, parsersFor(options), { rowMode: options?.rowMode })[0];
   });
 const ops = {
-  async open({ dataDir, modules }) {
-    const { PGlite, protocol, parse } = await loading;
+  async open({ dataDir, modules, sync }) {
+    const [{ PGlite, protocol, parse }, { NodeFS }] = await loading;
     ({ serialize } = protocol);
     ({ parseResults } = parse);
-    pg = await PGlite.create(dataDir, { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb });
+    const wasm = { pgliteWasmModule: modules.pglite, initdbWasmModule: modules.initdb };
+    pg = sync
+      ? await PGlite.create({
+          ...wasm,
+          fs: new (flushing(NodeFS))(dataDir),
+          startParams: [...PGlite.defaultStartParams.filter((p) => p !== '-F'), '-c', 'wal_sync_method=fsync'],
+        })
+      : await PGlite.create(dataDir, wasm);
   },
+  flushes: () => flushes,
   // Every statement goes by the protocol messages PGlite's query() and exec() send, so that its answer is parsed with
   // the table parsersFor made once (query() and exec() would copy PGlite's parsers for each call).
   query: ({ text, params, options }) => extended({ name: '', text, params, options }),

@@ -13,7 +13,7 @@ describe('PGlite on its own thread', () => {
   let guard: PgliteGuard;
   const limits = { stuckAfterMs: 0 };
   const open = async () => {
-    const thread = await PgliteThread.open(join(dir, 'pgdata'), limits);
+    const thread = await PgliteThread.open(join(dir, 'pgdata'), limits, true);
     threads.push(thread);
     return thread;
   };
@@ -138,6 +138,31 @@ describe('PGlite on its own thread', () => {
     await guard.exec("NOTIFY news, 'two'");
     await guard.query('SELECT 1');
     expect(got).toEqual(['one', 'prepared']);
+  });
+
+  it('flushes each commit to the disk before answering it, and what a checkpoint wrote, when asked to sync', async () => {
+    const thread = threads.at(-1)!;
+    const settings = await guard.query("SELECT current_setting('fsync') AS fsync, current_setting('wal_sync_method') AS method");
+    expect(settings.rows).toEqual([{ fsync: 'on', method: 'fsync' }]);
+    const before = await thread.flushes();
+    for (const id of [20, 21, 22]) await guard.query('INSERT INTO t (id) VALUES ($1)', [id]);
+    const committed = await thread.flushes();
+    expect(committed - before).toBeGreaterThanOrEqual(3);
+    // Data files and their directories, which PostgreSQL flushes at a checkpoint.
+    await guard.exec('CHECKPOINT');
+    expect(await thread.flushes()).toBeGreaterThan(committed);
+    await guard.query('DELETE FROM t WHERE id >= 20');
+  });
+
+  it("leaves the flushing to the operating system without sync, as PGlite's own default does", async () => {
+    const thread = await PgliteThread.open(join(dir, 'unsynced'), limits, false);
+    try {
+      expect((await thread.query("SELECT current_setting('fsync') AS fsync")).rows).toEqual([{ fsync: 'off' }]);
+      await thread.exec('CREATE TABLE u (id int); INSERT INTO u VALUES (1); CHECKPOINT');
+      expect(await thread.flushes()).toBe(0);
+    } finally {
+      await thread.close();
+    }
   });
 
   it('answers a dead thread as a lost connection, and starts a new one on the next probe', async () => {

@@ -31,6 +31,7 @@ const CLOSE_GRACE_MS = 10_000;
 
 const require = createRequire(import.meta.url);
 const pgliteEntry = require.resolve('@electric-sql/pglite');
+const nodefsEntry = require.resolve('@electric-sql/pglite/nodefs');
 
 /** A compiled WebAssembly module (the server's TypeScript libs declare no WebAssembly values). */
 type WasmModule = object;
@@ -127,12 +128,16 @@ export class PgliteThread implements PgliteConnection {
     this.idle();
   }
 
-  /** Starts a thread and opens PGlite on `dataDir` in it; a failure to open arrives with its `code` (EACCES…). */
-  static async open(dataDir: string, limits: PgliteThreadLimits = { stuckAfterMs: 0 }): Promise<PgliteThread> {
-    const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: { pglite: pathToFileURL(pgliteEntry).href } });
+  /**
+   * Starts a thread and opens PGlite on `dataDir` in it; a failure to open arrives with its `code` (EACCES…). `sync`:
+   * every commit is flushed to the disk before it is answered (VIGIL_DATA_DIR_SYNC; see pglite-thread-script.ts).
+   */
+  static async open(dataDir: string, limits: PgliteThreadLimits, sync: boolean): Promise<PgliteThread> {
+    const entries = { pglite: pathToFileURL(pgliteEntry).href, nodefs: pathToFileURL(nodefsEntry).href };
+    const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: entries });
     const thread = new PgliteThread(worker, limits);
     try {
-      await thread.call('open', { dataDir, modules: await modules() });
+      await thread.call('open', { dataDir, modules: await modules(), sync });
       return thread;
     } catch (error) {
       await worker.terminate();
@@ -146,6 +151,11 @@ export class PgliteThread implements PgliteConnection {
 
   exec(text: string, options?: QueryOptions): Promise<Array<Results>> {
     return this.call('exec', { text, options: portable(options) }) as Promise<Array<Results>>;
+  }
+
+  /** How many of PostgreSQL's fsync() calls reached the disk since the thread opened (0 without `sync`). */
+  flushes(): Promise<number> {
+    return this.call('flushes', {}) as Promise<number>;
   }
 
   prepared<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
