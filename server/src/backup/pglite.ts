@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DataDirLockedError, lockDataDir } from '../db/lock.js';
 import { BackupError, type Progress } from './errors.js';
+import { flushPath, flushTree } from './flush.js';
 import { mb } from './format.js';
 
 /**
@@ -44,8 +45,11 @@ export async function backupPglite(dataDir: string, file: string, progress: Prog
       const dump = await pg.dumpDataDir('gzip');
       const tmp = `${file}.partial`;
       writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-      // Renamed into place only when whole, so a backup file that exists is a complete one.
+      // Renamed into place only when whole and on the disk, so a backup file that exists is a complete one, after a
+      // crash of the machine too.
+      flushPath(tmp);
       renameSync(tmp, file);
+      flushPath(dirname(resolve(file)));
     } finally {
       await pg.close();
     }
@@ -75,6 +79,8 @@ export async function restorePglite(dataDir: string, file: string, force: boolea
     } finally {
       await pg.close();
     }
+    // PGlite wrote the dump's files without flushing them: on the disk before they replace anything.
+    progress(`flushing ${flushTree(staging)} files and directories of ${staging} to the disk`);
     if (existsSync(pgdata)) {
       progress(`--force: replacing ${pgdata}`);
       const old = join(dir, 'pgdata.replaced');
@@ -83,6 +89,7 @@ export async function restorePglite(dataDir: string, file: string, force: boolea
       renameSync(staging, pgdata);
       rmSync(old, { recursive: true, force: true });
     } else renameSync(staging, pgdata);
+    flushPath(dir);
     progress(`restored into ${pgdata}`);
   });
 }
