@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wr
 import { dirname, join, resolve } from 'node:path';
 import { DataDirLockedError, lockDataDir } from '../db/lock.js';
 import { BackupError, type Progress } from './errors.js';
-import { flushPath, flushTree } from './flush.js';
+import { flushPath, flushTree } from '../db/flush.js';
 import { mb } from './format.js';
 
 /**
@@ -52,6 +52,9 @@ export async function backupPglite(dataDir: string, file: string, progress: Prog
       flushPath(dirname(resolve(file)));
     } finally {
       await pg.close();
+      // Opening and closing wrote to the live database (a shutdown checkpoint; a recovery, after a crash) with
+      // PGlite's defaults, which never flush; the next server would find it cleanly shut down and flush nothing.
+      flushTree(pgdata);
     }
     progress(`backup written: ${file} (${mb(statSync(file).size)})`);
   });
@@ -80,7 +83,8 @@ export async function restorePglite(dataDir: string, file: string, force: boolea
       await pg.close();
     }
     // PGlite wrote the dump's files without flushing them: on the disk before they replace anything.
-    progress(`flushing ${flushTree(staging)} files and directories of ${staging} to the disk`);
+    progress(`flushing ${staging} to the disk`);
+    flushTree(staging);
     if (existsSync(pgdata)) {
       progress(`--force: replacing ${pgdata}`);
       const old = join(dir, 'pgdata.replaced');

@@ -23,8 +23,11 @@ let flushes = 0;
 // a commit reaches the operating system, not the disk, so a crash of the machine can lose answered events and tear
 // the data directory. With \`sync\`, PostgreSQL runs with fsync on, and NODEFS gets the fsync that PostgreSQL's
 // fsync() calls then reach: the WAL at each commit (wal_sync_method=fsync: Emscripten's fdatasync does nothing),
-// data files and directories at checkpoints. Installed before PostgreSQL starts, so a recovery's syncs are real too.
-// A failed flush is an I/O error to PostgreSQL, which then stops rather than go on with a WAL it cannot trust.
+// data files and directories at checkpoints (NODEFS opens a descriptor for a directory too). Installed before
+// PostgreSQL starts, so a recovery's flushes are real too. A failed flush is an I/O error to PostgreSQL, which
+// PANICs: the statement is never answered, and the thread watchdog (VIGIL_WATCHDOG_SECONDS) ends the thread; the next
+// one recovers from the WAL. A new data directory is made in memory and copied out without any of this: the caller
+// flushes it (PgliteThread.open).
 const flushing = (NodeFS) =>
   class extends NodeFS {
     async init(pg, opts) {
@@ -32,18 +35,8 @@ const flushing = (NodeFS) =>
       const install = (mod) => {
         const nodefs = mod.NODEFS;
         const fs = require('node:fs');
-        const flush = (stream) => {
-          if (stream.nfd !== undefined) return fs.fsyncSync(stream.nfd);
-          // A directory: NODEFS opens no descriptor for one.
-          const fd = fs.openSync(nodefs.realPath(stream.node), 'r');
-          try {
-            fs.fsyncSync(fd);
-          } finally {
-            fs.closeSync(fd);
-          }
-        };
         nodefs.stream_ops.fsync = (stream) => {
-          nodefs.tryFSOperation(() => flush(stream));
+          nodefs.tryFSOperation(() => fs.fsyncSync(stream.nfd));
           flushes++;
           return 0;
         };

@@ -154,9 +154,20 @@ describe('PGlite on its own thread', () => {
     await guard.query('DELETE FROM t WHERE id >= 20');
   });
 
+  it('flushes a new data directory whole once PGlite has made it, which PostgreSQL never would, and only then', async () => {
+    // PGlite copies a new database out of memory and starts PostgreSQL on it as cleanly shut down.
+    const made = await PgliteThread.open(join(dir, 'pgdata-2'), limits, true);
+    expect(made.created).toBeGreaterThan(100);
+    await made.close();
+    const reopened = await PgliteThread.open(join(dir, 'pgdata-2'), limits, true);
+    expect(reopened.created).toBe(0);
+    await reopened.close();
+  });
+
   it("leaves the flushing to the operating system without sync, as PGlite's own default does", async () => {
     const thread = await PgliteThread.open(join(dir, 'unsynced'), limits, false);
     try {
+      expect(thread.created).toBe(0);
       expect((await thread.query("SELECT current_setting('fsync') AS fsync")).rows).toEqual([{ fsync: 'off' }]);
       await thread.exec('CREATE TABLE u (id int); INSERT INTO u VALUES (1); CHECKPOINT');
       expect(await thread.flushes()).toBe(0);

@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
+import { flushTree } from './flush.js';
 import { PGLITE_THREAD_SOURCE } from './pglite-thread-script.js';
 
 /** What PgliteGuard uses of a PGlite instance: PGlite itself, or PGlite on its own thread. */
@@ -136,8 +138,12 @@ export class PgliteThread implements PgliteConnection {
     const entries = { pglite: pathToFileURL(pgliteEntry).href, nodefs: pathToFileURL(nodefsEntry).href };
     const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: entries });
     const thread = new PgliteThread(worker, limits);
+    const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
     try {
       await thread.call('open', { dataDir, modules: await modules(), sync });
+      // PGlite makes a new database in memory and copies its files out unflushed, then starts PostgreSQL on them as
+      // cleanly shut down, so PostgreSQL would never flush them: they go to the disk here, once.
+      if (fresh && sync) thread.created = flushTree(dataDir);
       return thread;
     } catch (error) {
       await worker.terminate();
@@ -153,7 +159,10 @@ export class PgliteThread implements PgliteConnection {
     return this.call('exec', { text, options: portable(options) }) as Promise<Array<Results>>;
   }
 
-  /** How many of PostgreSQL's fsync() calls reached the disk since the thread opened (0 without `sync`). */
+  /** Files and directories flushed after PGlite made a new data directory (0: it existed, or no `sync`). */
+  created = 0;
+
+  /** How many of PostgreSQL's fsync() calls the thread flushed to the disk since it opened (0 without `sync`). */
   flushes(): Promise<number> {
     return this.call('flushes', {}) as Promise<number>;
   }

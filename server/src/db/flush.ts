@@ -16,7 +16,8 @@ export function flushPath(path: string): void {
 
 /**
  * Flushes every file and directory under `dir`, then `dir` itself, and returns how many it flushed: for what PGlite
- * writes without flushing (a restore loads its dump with PGlite's defaults, which never flush).
+ * writes without flushing (a new data directory, which it copies out of memory; a backup's or a restore's open with
+ * PGlite's defaults).
  */
 export function flushTree(dir: string): number {
   let flushed = 0;
