@@ -122,6 +122,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   metrics.watchFactCache(facts);
   const pools = database.pools?.bind(database);
   if (pools) metrics.watchPools(pools);
+  const flushes = database.flushes?.bind(database);
+  if (flushes) metrics.watchFlushes(flushes);
   const webhooks = createWebhooks({ database, env, log: { warn: (obj, msg) => app.log.warn(obj, msg) } });
   const browser = await createBrowserSupport(env, database);
   const ingestor = new Ingestor({

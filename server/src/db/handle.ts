@@ -31,6 +31,8 @@ export interface DatabaseHandle {
   readonly replica?: { readonly state: ReplicaState };
   /** PostgreSQL's connection pools, for /metrics (PGlite has one connection and no pool). */
   pools?(): { ingest: PoolStats; reporting: PoolStats };
+  /** The embedded database's flushes to the disk since it opened (its fsync() calls), for /metrics; 0 unsynced. */
+  flushes?(): number;
   /**
    * Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). A lost subscription is
    * re-established by itself: `onLost` when it drops (notifications may be missed from then on), `onRestored`

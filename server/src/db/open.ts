@@ -8,7 +8,7 @@ import type { DatabaseHandle, Db } from './handle.js';
 import { DataDirError, lockDataDir } from './lock.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { PgliteGuard } from './pglite-guard.js';
-import { PgliteThread } from './pglite-thread.js';
+import { FlushCounter, PgliteThread } from './pglite-thread.js';
 import { listenWithReconnect } from './pg-listener.js';
 import { ReplicaMonitor } from './replica.js';
 import { reportingPool } from './reporting-pool.js';
@@ -166,8 +166,9 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
     const pgdata = join(dataDir, 'pgdata');
     // On a thread of its own, so PostgreSQL's work does not hold the event loop (see pglite-thread.ts).
     const limits = { stuckAfterMs: 0 };
+    const flushed = new FlushCounter();
     const create = () =>
-      PgliteThread.open(pgdata, limits, env.VIGIL_DATA_DIR_SYNC).catch((error: NodeJS.ErrnoException) => {
+      PgliteThread.open(pgdata, limits, env.VIGIL_DATA_DIR_SYNC, flushed).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EROFS' || error.code === 'EACCES' || error.code === 'EPERM'
           ? new DataDirError(`The data directory ${pgdata} is not writable (${error.code}): Vigil must be able to write there`)
           : error;
@@ -203,6 +204,7 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
         return client.listen(channel, onMessage);
       },
       ping: () => client.probe(),
+      flushes: () => flushed.count,
       async close() {
         health.stop();
         try {

@@ -17,8 +17,9 @@ let serialize, parseResults;
 // Loaded while the caller compiles PGlite's WebAssembly, before the first message asks for it.
 const loading = Promise.all([import(workerData.pglite), import(workerData.nodefs)]);
 loading.catch(() => {});
-// PostgreSQL's fsync() calls that reached the disk (the thread's 'flushes' call): what shows the flushing is on.
-let flushes = 0;
+// PostgreSQL's fsync() calls flushed to the disk, counted in memory the caller shares (FlushCounter), so the count
+// goes on across the threads one database opens and is read without a message.
+const flushed = new Int32Array(workerData.flushed);
 // PGlite starts PostgreSQL with fsync off (-F), and its Node file system (Emscripten's NODEFS) has no fsync at all:
 // a commit reaches the operating system, not the disk, so a crash of the machine can lose answered events and tear
 // the data directory. With \`sync\`, PostgreSQL runs with fsync on, and NODEFS gets the fsync that PostgreSQL's
@@ -37,7 +38,7 @@ const flushing = (NodeFS) =>
         const fs = require('node:fs');
         nodefs.stream_ops.fsync = (stream) => {
           nodefs.tryFSOperation(() => fs.fsyncSync(stream.nfd));
-          flushes++;
+          Atomics.add(flushed, 0, 1);
           return 0;
         };
       };
@@ -128,7 +129,6 @@ const ops = {
         })
       : await PGlite.create(dataDir, wasm);
   },
-  flushes: () => flushes,
   // Every statement goes by the protocol messages PGlite's query() and exec() send, so that its answer is parsed with
   // the table parsersFor made once (query() and exec() would copy PGlite's parsers for each call).
   query: ({ text, params, options }) => extended({ name: '', text, params, options }),

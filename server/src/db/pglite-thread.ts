@@ -58,6 +58,19 @@ function modules(): Promise<{ pglite: WasmModule; initdb: WasmModule }> {
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; since: number };
 
+/**
+ * Flushes to the disk, counted by the database's threads in memory shared with this one: read without a message,
+ * and kept across the threads that one database opens one after another (PgliteGuard's reopen).
+ */
+export class FlushCounter {
+  readonly shared = new SharedArrayBuffer(4);
+  private readonly view = new Int32Array(this.shared);
+
+  get count(): number {
+    return Atomics.load(this.view, 0);
+  }
+}
+
 export interface PgliteThreadLimits {
   /**
    * A call unanswered for this long means PGlite is spinning for good (see pglite-guard.ts): the thread is ended,
@@ -96,6 +109,7 @@ export class PgliteThread implements PgliteConnection {
   private constructor(
     private readonly worker: Worker,
     limits: PgliteThreadLimits,
+    private readonly flushed: FlushCounter,
   ) {
     worker.on('message', (message: { id?: number; value?: unknown; error?: Record<string, unknown>; notify?: number; payload?: string }) => {
       if (message.notify !== undefined) return void this.subscriptions.get(message.notify)?.(message.payload ?? '');
@@ -134,10 +148,10 @@ export class PgliteThread implements PgliteConnection {
    * Starts a thread and opens PGlite on `dataDir` in it; a failure to open arrives with its `code` (EACCES…). `sync`:
    * every commit is flushed to the disk before it is answered (VIGIL_DATA_DIR_SYNC; see pglite-thread-script.ts).
    */
-  static async open(dataDir: string, limits: PgliteThreadLimits, sync: boolean): Promise<PgliteThread> {
-    const entries = { pglite: pathToFileURL(pgliteEntry).href, nodefs: pathToFileURL(nodefsEntry).href };
+  static async open(dataDir: string, limits: PgliteThreadLimits, sync: boolean, flushed = new FlushCounter()): Promise<PgliteThread> {
+    const entries = { pglite: pathToFileURL(pgliteEntry).href, nodefs: pathToFileURL(nodefsEntry).href, flushed: flushed.shared };
     const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: entries });
-    const thread = new PgliteThread(worker, limits);
+    const thread = new PgliteThread(worker, limits, flushed);
     const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
     try {
       await thread.call('open', { dataDir, modules: await modules(), sync });
@@ -162,9 +176,9 @@ export class PgliteThread implements PgliteConnection {
   /** Files and directories flushed after PGlite made a new data directory (0: it existed, or no `sync`). */
   created = 0;
 
-  /** How many of PostgreSQL's fsync() calls the thread flushed to the disk since it opened (0 without `sync`). */
-  flushes(): Promise<number> {
-    return this.call('flushes', {}) as Promise<number>;
+  /** How many of PostgreSQL's fsync() calls were flushed to the disk on `flushed` (0 without `sync`). */
+  flushes(): number {
+    return this.flushed.count;
   }
 
   prepared<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {

@@ -97,6 +97,21 @@ export class Metrics implements IngestObserver {
     });
   }
 
+  /** The embedded database's flushes to the disk, read when scraped. */
+  watchFlushes(flushes: () => number): void {
+    let counted = 0;
+    new Counter({
+      name: 'vigil_db_flushes_total',
+      help: "Flushes to the disk the embedded database made (PostgreSQL's fsync() calls: the WAL at each commit, files and directories at checkpoints). 0 with VIGIL_DATA_DIR_SYNC=off, where the operating system writes when it chooses.",
+      registers: [this.registry],
+      collect() {
+        const now = flushes();
+        this.inc(now - counted);
+        counted = now;
+      },
+    });
+  }
+
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     this.requests.inc({ method, route, status: String(status) });
     this.latency.observe({ method, route }, seconds);

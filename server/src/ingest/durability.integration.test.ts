@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startServe } from '../test-support/cli.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { diskFlushes } from '../test-support/fact-cache.js';
+import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
 beforeAll(() => assertBuilt());
 
@@ -75,5 +77,28 @@ describe.each(testDrivers())('durability on %s', (driver) => {
     } finally {
       await again.stop();
     }
+  });
+});
+
+describe.runIf(testDrivers().includes('pglite'))('durability of the embedded database against a crash of the machine', () => {
+  let server: TestVigil | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const commitOne = async (vigil: TestVigil) => expect((await vigil.post('/events', { event: 'login', identity: 'flush@example.com' })).status).toBe(200);
+
+  it('flushes each commit to the disk before answering it, by default', async () => {
+    server = await startTestVigil('pglite');
+    const before = await diskFlushes(server);
+    for (let n = 0; n < 3; n++) await commitOne(server);
+    // One flush of the WAL a commit at least; a commit is answered only after its flush.
+    expect((await diskFlushes(server)) - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it('leaves the writing to the operating system with VIGIL_DATA_DIR_SYNC=off', async () => {
+    server = await startTestVigil('pglite', { VIGIL_DATA_DIR_SYNC: 'off' });
+    await commitOne(server);
+    expect(await diskFlushes(server)).toBe(0);
   });
 });

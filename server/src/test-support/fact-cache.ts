@@ -20,3 +20,8 @@ export async function factCacheCommits(server: TestVigil): Promise<{ cached: num
 export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'reporting' = 'ingest'): Promise<number> {
   return seriesValue(await metricsOf(server), `vigil_db_connections_opened_total{pool="${pool}"}`) ?? Number.NaN;
 }
+
+/** The embedded database's flushes to the disk since its process opened it, from its /metrics. */
+export async function diskFlushes(server: TestVigil): Promise<number> {
+  return seriesValue(await metricsOf(server), 'vigil_db_flushes_total') ?? Number.NaN;
+}
