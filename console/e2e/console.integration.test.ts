@@ -5,6 +5,7 @@ import { launchChromium } from './browser';
 import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
 import { columnTexts, deviceCall, openPage, openSignedIn, SHOTS, sharedSessions, shot, signIn } from './pages';
 import { BRANCHES, ROLES } from './seed';
+import { sayingWhereSlow } from './slow';
 import { startStack, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
@@ -19,7 +20,7 @@ const foreign: string[] = [];
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   const started = Date.now();
-  [stack, browser] = await Promise.all([startStack(DEVICES), launchChromium()]);
+  [stack, browser] = await Promise.all([startStack(DEVICES), sayingWhereSlow('Chromium', () => launchChromium())]);
   signedIn = sharedSessions(browser, stack, foreign);
   console.log(`stack up on ${stack.database} in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
 }, 180_000);

@@ -12,6 +12,7 @@ import { launchChromium } from './browser';
 import { atUrl, containsText, eventually, hasCount, hasText, isVisible } from './eventually';
 import { columnTexts, SHOTS, sharedSessions, shot } from './pages';
 import { BRANCHES, ROLES } from './seed';
+import { sayingWhereSlow } from './slow';
 import { graphqlAs, startStack, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 1000);
@@ -26,7 +27,7 @@ const foreign: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  [stack, browser] = await Promise.all([startStack(DEVICES), launchChromium()]);
+  [stack, browser] = await Promise.all([startStack(DEVICES), sayingWhereSlow('Chromium', () => launchChromium())]);
   signedIn = sharedSessions(browser, stack, foreign);
 }, 180_000);
 

@@ -1,5 +1,6 @@
 import { cli, prepareDatabase, startConsole, startVigil, type Running, type VigilServer } from './processes';
 import { seed, type Seed } from './seed';
+import { sayingWhereSlow } from './slow';
 
 export interface Account {
   username: string;
@@ -43,14 +44,22 @@ async function login(api: string, account: Account): Promise<string> {
  * server, the other accounts and the keys made by that admin through GraphQL, thousands of devices registered
  * through the device routes, and the built console (`next start`) in front of it.
  */
-export async function startStack(devices: number): Promise<Stack> {
+export function startStack(devices: number): Promise<Stack> {
+  return sayingWhereSlow('e2e stack', (step) => startStackSteps(devices, step));
+}
+
+async function startStackSteps(devices: number, step: (name: string) => void): Promise<Stack> {
+  step('database');
   const data = await prepareDatabase();
+  step('first admin (vigil supervisors create)');
   const created = JSON.parse(await cli(['supervisors', 'create', '--username', 'e2e-admin', '--role', 'admin', '--json'], data.env)) as { password: string };
   const admin = { username: 'e2e-admin', password: created.password };
+  step('vigil serve');
   const vigil = await startVigil(data.env);
   let consoleApp: Running | null = null;
   try {
     const consoleStarting = startConsole(vigil.url).then((c) => (consoleApp = c));
+    step('accounts and keys');
     const token = await login(vigil.url, admin);
     const account = async (username: string, role: 'SUPERVISOR' | 'VIEWER'): Promise<Account> => {
       const answer = await graphqlAs(vigil.url, token, 'mutation($u: String!, $r: SupervisorRole!) { createSupervisor(username: $u, role: $r) { password } }', {
@@ -71,7 +80,9 @@ export async function startStack(devices: number): Promise<Stack> {
     const supervisor = await account('e2e-supervisor', 'SUPERVISOR');
     const viewer = await account('e2e-viewer', 'VIEWER');
     const keys = { client: await key('CLIENT'), write: await key('WRITE') };
-    const [seeded, started] = await Promise.all([seed(vigil.url, keys, devices), consoleStarting]);
+    step(`seeding ${devices} devices and their events (the console starting meanwhile)`);
+    const seeding = seed(vigil.url, keys, devices).then((done) => (step('the console (next start)'), done));
+    const [seeded, started] = await Promise.all([seeding, consoleStarting]);
     return {
       vigil,
       console: started,
