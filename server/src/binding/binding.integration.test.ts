@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../test-support/databases.js';
 import { unbindKey } from './store.js';
 import { attestationChain, deviceKey, rootCa, signedHeaders, type TestDeviceKey } from '../test-support/device-keys.js';
-import { factCacheCommits } from '../test-support/fact-cache.js';
+import { factCacheCommits } from '../test-support/metrics.js';
 import { graphql, supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 

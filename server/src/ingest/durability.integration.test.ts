@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startServe } from '../test-support/cli.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
-import { diskFlushes } from '../test-support/fact-cache.js';
+import { diskFlushes } from '../test-support/metrics.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
 beforeAll(() => assertBuilt());

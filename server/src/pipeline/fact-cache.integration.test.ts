@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
-import { connectionsOpened, factCacheCommits } from '../test-support/fact-cache.js';
+import { connectionsOpened, factCacheCommits } from '../test-support/metrics.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 

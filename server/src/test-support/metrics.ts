@@ -1,5 +1,6 @@
 import type { TestVigil } from './harness.js';
 
+/** A running Vigil's /metrics text; the helpers below read one series each. */
 const metricsOf = async (server: TestVigil) => (await server.get('/metrics', { key: null })).text;
 
 /** The value of one series (`name{labels}`) in a /metrics text, or undefined when it is not there. */
