@@ -105,6 +105,8 @@ export class PgliteThread implements PgliteConnection {
   private closing = false;
   private stuck: string | undefined;
   private readonly watch: NodeJS.Timeout;
+  /** Files and directories flushed after PGlite made a new data directory (0: it existed, or no `sync`). */
+  created = 0;
 
   private constructor(
     private readonly worker: Worker,
@@ -172,9 +174,6 @@ export class PgliteThread implements PgliteConnection {
   exec(text: string, options?: QueryOptions): Promise<Array<Results>> {
     return this.call('exec', { text, options: portable(options) }) as Promise<Array<Results>>;
   }
-
-  /** Files and directories flushed after PGlite made a new data directory (0: it existed, or no `sync`). */
-  created = 0;
 
   /** How many of PostgreSQL's fsync() calls were flushed to the disk on `flushed` (0 without `sync`). */
   flushes(): number {
