@@ -6,7 +6,7 @@ import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible }
 import { columnTexts, deviceCall, openPage, openSignedIn, SHOTS, sharedSessions, shot, signIn } from './pages';
 import { BRANCHES, ROLES } from './seed';
 import { sayingWhereSlow } from './slow';
-import { startStack, type Stack } from './stack';
+import { STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   [stack, browser] = await Promise.all([startStack(DEVICES), sayingWhereSlow('Chromium', () => launchChromium())]);
   signedIn = sharedSessions(browser, stack, foreign);
   console.log(`stack up on ${stack.database} in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
-}, 180_000);
+}, STACK_START_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

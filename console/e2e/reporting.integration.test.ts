@@ -13,7 +13,7 @@ import { atUrl, containsText, eventually, hasCount, hasText, isVisible } from '.
 import { columnTexts, SHOTS, sharedSessions, shot } from './pages';
 import { BRANCHES, ROLES } from './seed';
 import { sayingWhereSlow } from './slow';
-import { graphqlAs, startStack, type Stack } from './stack';
+import { graphqlAs, STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 1000);
 // The Live page's threshold for this stack's console: low, so one emulator event is surely "risky".
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   [stack, browser] = await Promise.all([startStack(DEVICES), sayingWhereSlow('Chromium', () => launchChromium())]);
   signedIn = sharedSessions(browser, stack, foreign);
-}, 180_000);
+}, STACK_START_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

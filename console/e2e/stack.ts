@@ -19,6 +19,13 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/**
+ * How long a suite's stack may take to come up. Alone it takes 11-16 s; under `make test` the console suite runs
+ * niced beside the server's two test passes and gets the CPU they leave, and seeding 3,000 devices took 134-150 s
+ * there. The limit is a hang detector, not a speed check: sayingWhereSlow logs which step a slow start is at.
+ */
+export const STACK_START_TIMEOUT_MS = 420_000;
+
 /** Runs one GraphQL operation against the real server with a supervisor's session. */
 export async function graphqlAs(api: string, token: string, query: string, variables: Record<string, unknown> = {}) {
   const response = await fetch(`${api}/graphql`, {
