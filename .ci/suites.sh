@@ -28,11 +28,12 @@ queue() {
 # The server's two database passes as two suites side by side: storage tests run in both, surface tests in the
 # PostgreSQL pass only, unit and single-driver tests in the PGlite pass; see testDrivers and surfaceDrivers in
 # server/test-kit.
-# The server's two passes are the longest suites and decide the run's length: they alone run at normal priority
-# (the others under `nice`, so on a busy machine they get the CPU first and the others fill what they leave). The
-# PGlite pass runs three files at a time, as much of its time goes waiting on the child servers of its CLI and
-# fault tests.
-critical=" server:pglite server:postgres "
+# The three suites that start first decide the run's length: they alone run at normal priority (the others under
+# `nice`, so on a busy machine they get the CPU first and the others fill what they leave). The console's end-to-end
+# suite is one of them: niced beside the server's passes (186-249 s), seeding its 3,000 devices took 188 s and the
+# suite 476 s, the run's tail. The PGlite pass runs three files at a time, as much of its time goes waiting on the
+# child servers of its CLI and fault tests.
+critical=" server:pglite server:postgres console "
 queue server:pglite env VIGIL_TEST_WORKERS=3 pnpm --dir server run test:pglite
 queue server:postgres pnpm --dir server run test:postgres
 package_suite() {
@@ -40,7 +41,7 @@ package_suite() {
   if node -e "process.exit(require('./$1/package.json').scripts?.test ? 0 : 1)"; then queue "$1" pnpm --dir "$1" run test; fi
 }
 # The console's end-to-end suite is the longest of the rest and was the run's tail when it started after the
-# container suite [290-345 under load].
+# container suite [290-345 under load, 476 niced].
 package_suite console
 # The Dockerfile and compose.yaml, built and run with podman (see the README's "Run with containers") [15 alone
 # when the images are current, 116 under load; 35 when podman finds every layer cached; 816 when it must build].
