@@ -26,8 +26,9 @@ const flushed = new Int32Array(workerData.flushed);
 // fsync() calls then reach: the WAL at each commit (wal_sync_method=fsync: Emscripten's fdatasync does nothing),
 // data files and directories at checkpoints (NODEFS opens a descriptor for a directory too). Installed before
 // PostgreSQL starts, so a recovery's flushes are real too. A failed flush is an I/O error to PostgreSQL, which
-// PANICs: the statement is never answered, and the thread watchdog (VIGIL_WATCHDOG_SECONDS) ends the thread; the next
-// one recovers from the WAL. A new data directory is made in memory and copied out without any of this: the caller
+// PANICs: the statement fails with the PANIC and nothing more is answered (measured on a disk whose flushes fail,
+// pglite-failed-flush.integration.test.ts), so PgliteGuard sends that instance nothing more and opens a new one,
+// which recovers from the WAL. A new data directory is made in memory and copied out without any of this: the caller
 // flushes it (PgliteThread.open).
 const flushing = (NodeFS) =>
   class extends NodeFS {

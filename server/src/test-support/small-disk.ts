@@ -25,26 +25,7 @@ export async function mountSmallDisk(megabytes: number): Promise<SmallDisk> {
   const filler = join(path, 'filler');
   return {
     path,
-    fill() {
-      const fd = openSync(filler, 'a');
-      const chunk = Buffer.alloc(1024 * 1024);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-      } finally {
-        closeSync(fd);
-      }
-      // The last partial megabyte, so nothing at all is left.
-      const fd2 = openSync(filler, 'a');
-      try {
-        for (;;) writeSync(fd2, Buffer.alloc(4096));
-      } catch {
-        // Full.
-      } finally {
-        closeSync(fd2);
-      }
-    },
+    fill: () => fillUp(filler),
     free: () => rmSync(filler, { force: true }),
     freeBytes: () => {
       const stats = statfsSync(path);
@@ -55,4 +36,26 @@ export async function mountSmallDisk(megabytes: number): Promise<SmallDisk> {
       rmSync(path, { recursive: true, force: true });
     },
   };
+}
+
+/** Appends zeros to `filler` until its file system is full (ENOSPC), to the last page. */
+export function fillUp(filler: string): void {
+  const fd = openSync(filler, 'a');
+  const chunk = Buffer.alloc(1024 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  // The last partial megabyte, so nothing at all is left.
+  const fd2 = openSync(filler, 'a');
+  try {
+    for (;;) writeSync(fd2, Buffer.alloc(4096));
+  } catch {
+    // Full.
+  } finally {
+    closeSync(fd2);
+  }
 }
