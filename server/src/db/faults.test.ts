@@ -16,6 +16,8 @@ describe('faultKind', () => {
     [errno('ECONNRESET'), 'connection'],
     [new Error('Connection terminated unexpectedly'), 'connection'],
     [new Error('timeout exceeded when trying to connect'), 'connection'],
+    // PGlite's own client sees PostgreSQL's PANIC (here a flush to the disk that failed); its instance is dead.
+    [Object.assign(sqlState('58030', 'could not fsync file "pg_wal/000000010000000000000001": Input/output error'), { severity: 'PANIC' }), 'connection'],
     [sqlState('53100', 'could not extend file'), 'disk_full'],
     [errno('ENOSPC'), 'disk_full'],
     [sqlState('25006', 'cannot execute INSERT in a read-only transaction'), 'read_only'],

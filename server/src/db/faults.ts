@@ -14,6 +14,13 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
 // node-postgres reports a lost or unobtainable connection with these messages and no code.
 const CONNECTION_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', 'is not queryable'];
 
+/**
+ * A PANIC: the database stopped. PGlite runs PostgreSQL in this process, so its client sees the PANIC itself (a
+ * server's other clients see 57P02 instead) and its instance is dead (see pglite-guard). A flush to the disk that
+ * failed is one (58030 io_error; 53100 when the disk refused for lack of space).
+ */
+export const isPanic = (error: unknown): boolean => (error as { severity?: unknown } | null)?.severity === 'PANIC';
+
 function kindOf(error: { code?: unknown; message?: unknown }): FaultKind | undefined {
   const code = typeof error.code === 'string' ? error.code : '';
   // SQLSTATE: 53100 disk_full (and ENOSPC from the file system, PGlite); 25006 read_only_sql_transaction is a
@@ -22,6 +29,7 @@ function kindOf(error: { code?: unknown; message?: unknown }): FaultKind | undef
   if (code === '53100' || code === 'ENOSPC') return 'disk_full';
   if (code === '25006' || code === 'EROFS') return 'read_only';
   if (code.startsWith('08') || /^57P0[1-3]$/.test(code) || code.startsWith('53') || NETWORK_CODES.has(code)) return 'connection';
+  if (isPanic(error)) return 'connection';
   const message = typeof error.message === 'string' ? error.message : '';
   if (CONNECTION_MESSAGES.some((m) => message.includes(m))) return 'connection';
   return undefined;

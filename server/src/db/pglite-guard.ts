@@ -1,6 +1,6 @@
 import { statfsSync } from 'node:fs';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import { DatabaseFault, faultKind } from './faults.js';
+import { DatabaseFault, faultKind, isPanic } from './faults.js';
 import { type PgliteConnection, PgliteThreadLost } from './pglite-thread.js';
 
 export interface PgliteGuardOptions {
@@ -40,7 +40,8 @@ type Subscription = { channel: string; onMessage: (payload: string) => void; unl
  *   space again, closes the instance and opens a new one;
  * - runs all work one piece at a time itself, so that nothing already queued inside PGlite can reach it after
  *   such an error. Transactions are run here (BEGIN … COMMIT) for the same reason.
- * A thread that died (PgliteThreadLost) is handled like a full disk: refused (503) until `probe()` starts a new one.
+ * A thread that died (PgliteThreadLost) or a PANIC (PostgreSQL stopped: a flush to the disk failed…) is handled like
+ * a full disk: refused (503) until `probe()` starts a new one, which recovers from the WAL.
  * The watchdog (cli/watchdog.ts) ends a process whose event loop is held anyway.
  */
 export class PgliteGuard {
@@ -164,6 +165,10 @@ export class PgliteGuard {
         this.broken = new DatabaseFault('disk_full', 'The embedded database met a full disk; it reopens when space is freed', { cause: error });
       } else if (error instanceof PgliteThreadLost) {
         this.broken = new DatabaseFault('connection', 'The embedded database thread stopped; it is started again', { cause: error });
+      } else if (isPanic(error)) {
+        // PostgreSQL stopped (a failed flush to the disk…) and answers nothing more: the next command would wait for
+        // the thread watchdog.
+        this.broken = new DatabaseFault('connection', 'The embedded database stopped (PANIC); it is started again', { cause: error });
       }
       throw error;
     }
