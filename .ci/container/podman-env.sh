@@ -19,5 +19,12 @@ if [ -z "${VIGIL_PODMAN_CONF:-}" ]; then
       echo 'runtime = "runc"'
     fi
   } >"$VIGIL_PODMAN_CONF"
-  export VIGIL_PODMAN_CONF CONTAINERS_CONF=$VIGIL_PODMAN_CONF
+  # Image builds run their RUN steps in the host's network namespace. By default each step gets a bridge and a veth
+  # on the host, and when the host's interfaces change Chromium fails every request in flight
+  # (net::ERR_NETWORK_CHANGED, on loopback too), in the suites that drive it beside this one.
+  VIGIL_PODMAN_BUILD_CONF=${VIGIL_PODMAN_CONF%.conf}.build.conf
+  sed 's/^\[containers\]$/[containers]\nnetns = "host"/' "$VIGIL_PODMAN_CONF" >"$VIGIL_PODMAN_BUILD_CONF"
+  export VIGIL_PODMAN_CONF VIGIL_PODMAN_BUILD_CONF CONTAINERS_CONF=$VIGIL_PODMAN_CONF
 fi
+# building COMMAND…: runs a build with the build configuration above.
+building() { CONTAINERS_CONF=$VIGIL_PODMAN_BUILD_CONF "$@"; }

@@ -48,7 +48,7 @@ cleanup() {
   # Layers of earlier builds (each source change leaves some) are Vigil's own, as their label says; the current
   # build's stay, tagged below, as the next run's cache.
   podman image prune --force --filter label=org.vigil.image >/dev/null 2>&1 || true
-  rm -f "$VIGIL_PODMAN_CONF"
+  rm -f "$VIGIL_PODMAN_CONF" "$VIGIL_PODMAN_BUILD_CONF"
   echo "container: $((SECONDS - started)) s"
 }
 trap cleanup EXIT
@@ -89,14 +89,21 @@ if [ -s "$built_record" ] && [ "$(cat "$built_record")" = "$(image_ids)" ]; then
   step "the images are current (built from these inputs: $(basename "$built_record"))"
 else
   step "building the images"
-  compose build >/tmp/vigil-container-build.$$.log 2>&1 || { tail -40 /tmp/vigil-container-build.$$.log; fail "build"; }
+  building compose build >/tmp/vigil-container-build.$$.log 2>&1 || { tail -40 /tmp/vigil-container-build.$$.log; fail "build"; }
   rm -f /tmp/vigil-container-build.$$.log
   # A name for the build stages' last layer (a cached no-op build), so pruning keeps them as the next build's cache.
-  podman build --quiet --pull=never --target console-build -t localhost/vigil-build-cache:latest . >/dev/null ||
+  building podman build --quiet --pull=never --target console-build -t localhost/vigil-build-cache:latest . >/dev/null ||
     fail "tagging the build cache"
   mkdir -p "$(dirname "$built_record")" && image_ids >"$built_record"
 fi
 
+# From here to the end (the cleanup's `down` included) containers and their network come and go, adding and removing
+# interfaces on the host, and Chromium fails every request in flight when they change: under `make test` the suites
+# that drive Chromium hold VIGIL_NETWORK_LOCK shared, and this suite holds it exclusively until it exits.
+if [ -n "${VIGIL_NETWORK_LOCK:-}" ]; then
+  exec {network_lock}>>"$VIGIL_NETWORK_LOCK"
+  flock -n -x "$network_lock" || { step "waiting for the suites that drive Chromium to end"; flock -x "$network_lock"; }
+fi
 step "first start"
 compose up -d >/dev/null 2>&1 || fail "compose up"
 wait_for "$api/readyz" "Vigil"
