@@ -20,9 +20,9 @@ export interface Stack {
 }
 
 /**
- * How long a suite's stack may take to come up. Alone it takes 11-16 s; under `make test` the console suite runs
- * niced beside the server's two test passes and gets the CPU they leave, and seeding 3,000 devices took 134-150 s
- * there. The limit is a hang detector, not a speed check: sayingWhereSlow logs which step a slow start is at.
+ * How long a suite's stack may take to come up. Alone it takes 11-16 s; under `make test`, beside the server's two
+ * test passes, 38-45 s, and 134-188 s when this suite ran niced there. The limit is a hang detector, not a speed
+ * check: sayingWhereSlow logs which step a slow start is at.
  */
 export const STACK_START_TIMEOUT_MS = 420_000;
 
