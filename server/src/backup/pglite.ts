@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DataDirLockedError, lockDataDir } from '../db/lock.js';
+import { writeInPlace } from './in-place.js';
 import { BackupError, type Progress } from './errors.js';
 import { flushPath, flushTree } from '../db/flush.js';
 import { mb } from './format.js';
@@ -43,13 +44,8 @@ export async function backupPglite(dataDir: string, file: string, progress: Prog
     try {
       progress('dumping the data directory (PGlite dumpDataDir)');
       const dump = await pg.dumpDataDir('gzip');
-      const tmp = `${file}.partial`;
-      writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-      // Renamed into place only when whole and on the disk, so a backup file that exists is a complete one, after a
-      // crash of the machine too.
-      flushPath(tmp);
-      renameSync(tmp, file);
-      flushPath(dirname(resolve(file)));
+      const bytes = Buffer.from(await dump.arrayBuffer());
+      await writeInPlace(file, async (partial) => writeFileSync(partial, bytes));
     } finally {
       await pg.close();
       // Opening and closing wrote to the live database (a shutdown checkpoint; a recovery, after a crash) with

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/handle.js';
 import { rows } from '../db/rows.js';
 import { BackupError, type Progress } from './errors.js';
+import { writeInPlace } from './in-place.js';
 import { mb } from './format.js';
 import { findPgTool } from './pg-tools.js';
 import { listTables } from './tables.js';
@@ -83,7 +84,10 @@ export async function backupPostgres(target: PostgresTarget, file: string): Prom
   const tool = findPgTool('pg_dump', await withConnection(target.url, serverMajor), target.binDir, target.env);
   const { dbname, env } = connection(target.url, target.env);
   target.progress(`pg_dump ${tool.major} (${tool.path}) → ${file}`);
-  await run(tool.path, ['--format=custom', '--verbose', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${dbname}`], env, target.progress);
+  // pg_dump flushes its output itself; writeInPlace keeps an interrupted dump from standing at the backup's name.
+  await writeInPlace(file, (partial) =>
+    run(tool.path, ['--format=custom', '--verbose', '--no-owner', '--no-privileges', `--file=${partial}`, `--dbname=${dbname}`], env, target.progress),
+  );
   target.progress(`backup written: ${file} (${mb(statSync(file).size)})`);
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -9,6 +9,7 @@ import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { assertBuilt, runCli } from '../test-support/cli.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { mountSmallDisk } from '../test-support/small-disk.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
 beforeAll(() => assertBuilt());
@@ -83,6 +84,23 @@ describe.each(testDrivers())('vigil backup and vigil restore on %s', (driver) =>
     expect(restored.registrations).toBe(1);
     expect(restored.behavior_buckets).toBeGreaterThan(0);
     expect(restored['drizzle.__drizzle_migrations']).toBeGreaterThan(0);
+  });
+
+  it("fails saying so when the backup disk is full, and leaves no file at the backup's name", async () => {
+    const disk = await mountSmallDisk(1);
+    try {
+      disk.fill();
+      const full = join(disk.path, 'vigil.backup');
+      const res = await runCli(['backup', '--to', full], source.env);
+      // The operator's to fix, in a sentence: not a fault of the database, not a stack trace.
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/no space left on device/i);
+      expect(res.stderr).not.toMatch(/database is not usable|\n\s+at /);
+      expect(existsSync(full)).toBe(false);
+      expect(existsSync(`${full}.partial`)).toBe(false);
+    } finally {
+      await disk.unmount();
+    }
   });
 
   it('refuses a non-empty target unless --force, and --force replaces it', async () => {
