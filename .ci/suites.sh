@@ -69,10 +69,10 @@ cpu_seconds() {
 }
 # Podman's containers come and go with network interfaces on the host, and Chromium fails every request in flight
 # when the host's interfaces change (net::ERR_NETWORK_CHANGED, on loopback too: a console test failed so beside the
-# container suite). The suites that drive Chromium hold this lock shared for their whole run; the container suite
-# holds it exclusively while its containers run (its image builds use the host's network and add no interface).
+# container suite). Every Chromium the tests open holds this lock shared while it is open (the test kit's
+# whileNetworkSteady); the container suite holds it exclusively while its containers run (its image builds use the
+# host's network and add no interface).
 export VIGIL_NETWORK_LOCK=$logs/network.lock
-chromium=" console clients/browser "
 next=0
 running=0
 start_next() {
@@ -82,7 +82,6 @@ start_next() {
   # `times` after the command: its second line is the user and system time of every process the suite waited for.
   local priority=()
   [[ "$critical" == *" $name "* ]] || priority=(nice -n 10)
-  [[ "$chromium" == *" $name "* ]] && priority+=(flock -s "$VIGIL_NETWORK_LOCK")
   "${priority[@]}" bash -c "${commands[$i]}"'; rc=$?; times >'"$logs/$i.times"'; exit $rc' >"$logs/$i.log" 2>&1 </dev/null &
   pid_of_suite[$!]=$i
   running=$((running + 1))

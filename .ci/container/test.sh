@@ -98,11 +98,11 @@ else
 fi
 
 # From here to the end (the cleanup's `down` included) containers and their network come and go, adding and removing
-# interfaces on the host, and Chromium fails every request in flight when they change: under `make test` the suites
-# that drive Chromium hold VIGIL_NETWORK_LOCK shared, and this suite holds it exclusively until it exits.
+# interfaces on the host, and Chromium fails every request in flight when they change: under `make test` every
+# Chromium the tests open holds VIGIL_NETWORK_LOCK shared, and this suite holds it exclusively until it exits.
 if [ -n "${VIGIL_NETWORK_LOCK:-}" ]; then
   exec {network_lock}>>"$VIGIL_NETWORK_LOCK"
-  flock -n -x "$network_lock" || { step "waiting for the suites that drive Chromium to end"; flock -x "$network_lock"; }
+  flock -n -x "$network_lock" || { step "waiting for the tests' Chromium browsers to close"; flock -x "$network_lock"; }
 fi
 step "first start"
 compose up -d >/dev/null 2>&1 || fail "compose up"

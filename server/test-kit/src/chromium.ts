@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContextOptions, type BrowserServer, type Page } from 'playwright-core';
+import { whileNetworkSteady } from './network-lock.js';
 
 /** Debian's Chromium; tests never download a browser. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,12 +18,12 @@ export const CHROMIUM_ARGS = [
 
 /** A Chromium for this process. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return whileNetworkSteady(() => chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }));
 }
 
 /** A Chromium that test files in other processes connect to (`chromium.connect(wsEndpoint())`). */
 export function launchChromiumServer(): Promise<BrowserServer> {
-  return chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return whileNetworkSteady(() => chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }));
 }
 
 /** The calls tests make on the browser library's one-tag global (`window.Vigil`), typed by the caller. */
