@@ -1,5 +1,6 @@
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { FactCache } from './fact-cache.js';
+import { FactCache, isStaleFacts, STALE_FACTS } from './fact-cache.js';
 
 describe('FactCache', () => {
   it('keeps at most its capacity, dropping the least recently used first', () => {
@@ -34,5 +35,18 @@ describe('FactCache', () => {
     const cache = new FactCache(0);
     cache.set('a', 1);
     expect(cache.get('a')).toBeUndefined();
+  });
+});
+
+describe('isStaleFacts', () => {
+  const stale = Object.assign(new Error('cached facts changed'), { code: STALE_FACTS });
+  it('finds vigil_facts_hold raising, directly and through a driver wrapper', () => {
+    expect(isStaleFacts(stale)).toBe(true);
+    expect(isStaleFacts(new DrizzleQueryError('INSERT …', [], stale))).toBe(true);
+  });
+  it('is false for any other failure', () => {
+    expect(isStaleFacts(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isStaleFacts(new DrizzleQueryError('INSERT …', [], new Error('boom')))).toBe(false);
+    expect(isStaleFacts('VGS01')).toBe(false);
   });
 });

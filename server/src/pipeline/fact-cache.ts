@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { sql, type Sql } from '../db/statement.js';
 import { records } from '../db/compose.js';
+import { causeWhere } from '../errors.js';
 import type { DatabaseHandle } from '../db/handle.js';
 
 /** A cached "no such row": lru-cache keeps no null or undefined values. */
@@ -133,6 +134,6 @@ export function staleWhen(entries: readonly { k: string; v: unknown }[], current
 export const STALE_FACTS = 'VGS01';
 
 export function isStaleFacts(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return (e.code ?? e.cause?.code) === STALE_FACTS;
+  // Through a driver's wrapper (drizzle's `cause`).
+  return causeWhere(error, (e) => (e as { code?: unknown }).code === STALE_FACTS) !== undefined;
 }
