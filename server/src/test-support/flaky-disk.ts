@@ -13,9 +13,10 @@ export interface FlakyDisk {
   /** Where to put the files (the mounted file system). */
   path: string;
   /**
-   * From now on, flushing what is written past the end of `file`'s content (its last block that is not all zeros,
-   * plus `marginBytes`) fails with ENOSPC, while writing it succeeds: the disk refuses it at the flush, as a failing
-   * device does. What the file held is kept, so nothing flushed before is lost.
+   * Writes everything written so far through to the image, then makes the flush of any new block fail with ENOSPC,
+   * while writing it succeeds: the disk refuses it at the flush, as a failing device does. New blocks are those of
+   * new files and of `file` past its content (its last block that is not all zeros, plus `marginBytes`), whose blocks
+   * in the image are punched out; what `file` held is kept, so nothing flushed before is lost.
    */
   failFlushesAfterContentOf(file: string, marginBytes?: number): Promise<void>;
   /** Flushes succeed again. */
@@ -28,7 +29,7 @@ export interface FlakyDisk {
  * tmpfs of its own. Writes go to ext4's page cache; a flush writes them through the loop device into the image. To
  * make a range's flush fail, its blocks in the image become holes (`fallocate --punch-hole`) and the tmpfs is filled:
  * the flush then needs tmpfs pages there are none of, and fsync() returns ENOSPC. Needs root, a free loop device and
- * util-linux's filefrag (e2fsprogs) and fallocate.
+ * filefrag (e2fsprogs) and fallocate (util-linux).
  */
 export async function mountFlakyDisk(megabytes: number): Promise<FlakyDisk> {
   if (process.getuid?.() !== 0) throw new Error('mounting a loop device needs root');
@@ -53,6 +54,9 @@ export async function mountFlakyDisk(megabytes: number): Promise<FlakyDisk> {
   return {
     path,
     async failFlushesAfterContentOf(file, marginBytes = 64 * 1024) {
+      // Every block written before now reaches the image first: a file copied in and never flushed would otherwise
+      // fail its writeback too, and live on only in the page cache, where memory pressure could drop it.
+      await run('sync', ['-f', path]);
       const from = Math.ceil((contentEnd(file) + marginBytes) / BLOCK);
       // filefrag -e: "ext: logical_offset: physical_offset: length: …", in blocks of 4 KiB (ext4's here).
       const { stdout } = await run('filefrag', ['-e', '-b4096', file]);
@@ -67,6 +71,8 @@ export async function mountFlakyDisk(megabytes: number): Promise<FlakyDisk> {
     },
     heal: () => rmSync(filler, { force: true }),
     async unmount() {
+      // A lazily unmounted tmpfs keeps its pages until its last user goes: the filler would pin them.
+      rmSync(filler, { force: true });
       await run('umount', ['-l', path]).catch(() => {});
       await run('umount', ['-l', backing]).catch(() => {});
       rmSync(root, { recursive: true, force: true });
