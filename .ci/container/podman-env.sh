@@ -27,4 +27,4 @@ if [ -z "${VIGIL_PODMAN_CONF:-}" ]; then
   export VIGIL_PODMAN_CONF VIGIL_PODMAN_BUILD_CONF CONTAINERS_CONF=$VIGIL_PODMAN_CONF
 fi
 # building COMMAND…: runs a build with the build configuration above.
-building() { CONTAINERS_CONF=$VIGIL_PODMAN_BUILD_CONF "$@"; }
+building() { CONTAINERS_CONF=${VIGIL_PODMAN_BUILD_CONF:?no build configuration: source podman-env.sh without VIGIL_PODMAN_CONF set} "$@"; }

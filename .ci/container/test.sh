@@ -45,10 +45,12 @@ cleanup() {
   compose down --volumes --timeout 0 >/dev/null 2>&1 || true
   podman volume rm --force "${project}_postgres-data" >/dev/null 2>&1 || true
   podman network rm --force "${project}_default" >/dev/null 2>&1 || true
+  # The network is gone: the tests' Chromium browsers may open again while the images are pruned.
+  [ -n "${network_lock:-}" ] && exec {network_lock}>&-
   # Layers of earlier builds (each source change leaves some) are Vigil's own, as their label says; the current
   # build's stay, tagged below, as the next run's cache.
   podman image prune --force --filter label=org.vigil.image >/dev/null 2>&1 || true
-  rm -f "$VIGIL_PODMAN_CONF" "$VIGIL_PODMAN_BUILD_CONF"
+  rm -f "$VIGIL_PODMAN_CONF" "${VIGIL_PODMAN_BUILD_CONF:-}"
   echo "container: $((SECONDS - started)) s"
 }
 trap cleanup EXIT

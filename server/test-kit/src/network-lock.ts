@@ -19,11 +19,13 @@ export async function whileNetworkSteady<T extends { close(): Promise<void> }>(l
       holder.once('exit', () => done());
       holder.stdin!.end();
     });
+  // The container suite's run holds the lock for tens of seconds: a hook that times out meanwhile should say why.
+  const waiting = setTimeout(() => console.warn(`launching Chromium waits for ${lock}: the container suite is running its containers`), 1000);
   await new Promise<void>((held, failed) => {
     holder.once('error', failed);
     holder.once('exit', (code) => failed(new Error(`flock -s ${lock} exited ${code} before holding the lock`)));
     holder.stdout!.once('data', () => held());
-  });
+  }).finally(() => clearTimeout(waiting));
   holder.removeAllListeners('exit');
   // Held for as long as the browser is open, but never what keeps this process alive: its end releases the lock too.
   holder.unref();
