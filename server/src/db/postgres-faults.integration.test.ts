@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startServe, type ServeProcess } from '../test-support/cli.js';
 import { startPostgresServer, type PostgresServer } from '../test-support/postgres-server.js';
+import { storedByKey } from '../test-support/stored-events.js';
 import { isDocumentedUnavailable } from '../test-support/unavailable.js';
 
 /**
@@ -154,18 +154,9 @@ describe('PostgreSQL faults under load', () => {
     expect(vigil.stdout()).toContain('key revocation channel restored');
 
     // Acknowledged = stored, exactly once.
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ k: string; n: number }>(
-        "SELECT idempotency_key AS k, count(*)::int AS n FROM events WHERE idempotency_key LIKE 'fault-%' GROUP BY 1",
-      );
-      const stored = new Map(rows.map((r) => [r.k, r.n]));
-      const missing = [...answered].filter((id) => !stored.has(id));
-      expect(missing).toEqual([]);
-      expect(rows.filter((r) => r.n !== 1)).toEqual([]);
-    } finally {
-      await client.end();
-    }
+    const stored = await storedByKey({ DATABASE_URL: server.url }, 'fault-');
+    const missing = [...answered].filter((id) => !stored.has(id));
+    expect(missing).toEqual([]);
+    expect([...stored].filter(([, n]) => n !== 1)).toEqual([]);
   }, 300_000);
 });
