@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import type { DatabaseHandle } from './handle.js';
 import { openDatabase, PGLITE_COMMIT_CONCURRENCY } from './open.js';
 
 /** How many group commits each database lets ingestion run at once (the Ingestor's GroupCommitter takes it as is). */
@@ -11,14 +12,15 @@ describe.each(testDrivers())('group commits in flight on %s', (driver) => {
   });
   afterAll(async () => db?.drop());
 
-  const concurrency = async (env: Record<string, string>) => {
+  const opened = async <T>(env: Record<string, string>, read: (database: DatabaseHandle) => T) => {
     const database = await openDatabase(loadConfig({ VIGIL_LOG_LEVEL: 'silent', ...db.env, ...env }).env, { migrate: false, purpose: 'test' });
     try {
-      return database.maxConcurrency;
+      return read(database);
     } finally {
       await database.close();
     }
   };
+  const concurrency = (env: Record<string, string>) => opened(env, (d) => d.maxConcurrency);
 
   it('follows VIGIL_COMMIT_CONCURRENCY within what the database can overlap', async () => {
     if (driver === 'pglite') {
@@ -32,5 +34,11 @@ describe.each(testDrivers())('group commits in flight on %s', (driver) => {
       expect(await concurrency({ VIGIL_COMMIT_CONCURRENCY: '8', VIGIL_DB_POOL_SIZE: '5' })).toBe(4);
     }
     expect(await concurrency({ VIGIL_COMMIT_CONCURRENCY: '1' })).toBe(1);
+  });
+
+  it('starts a commit beside one in flight after VIGIL_COMMIT_OVERLAP_MS on PostgreSQL, at once on PGlite', async () => {
+    const overlap = (env: Record<string, string>) => opened(env, (d) => d.commitOverlapMs);
+    expect(await overlap({})).toBe(driver === 'pglite' ? 0 : 50);
+    expect(await overlap({ VIGIL_COMMIT_OVERLAP_MS: '5' })).toBe(driver === 'pglite' ? 0 : 5);
   });
 });

@@ -23,8 +23,10 @@ export interface DatabaseHandle {
    * pool whose statements time out; on PGlite the one connection, one reporting statement queued at a time.
    */
   readonly reporting: Db;
-  /** How many group commits are worth running at once (PGlite: one connection, so 1). */
+  /** How many group commits may run at once. */
   readonly maxConcurrency: number;
+  /** How long the newest group commit in flight runs before another may start beside it (GroupCommitOptions). */
+  readonly commitOverlapMs: number;
   /** Whether the database answers; fed by every dependency fault seen, recovered by its own probe. */
   readonly health: DatabaseHealth;
   /** The streaming replica `reporting` reads from (DATABASE_REPLICA_URL), when there is one. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GroupCommitter, ItemFailure } from './group-commit.js';
 
 describe('GroupCommitter', () => {
@@ -70,5 +70,82 @@ describe('GroupCommitter', () => {
     await gc.drain();
     expect(committed).toBe(7);
     expect(gc.pending).toBe(0);
+  });
+
+  describe('with overlapAfterMs', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A committer whose commits end only when the test says, recording each batch as it starts. */
+    const held = (options: { overlapAfterMs?: number; concurrency: number }) => {
+      vi.useFakeTimers();
+      const batches: number[][] = [];
+      const ends: (() => void)[] = [];
+      const gc = new GroupCommitter<number, number>({
+        ...options,
+        maxBatch: 100,
+        now: () => Date.now(),
+        commit: (items) =>
+          new Promise((resolve) => {
+            batches.push(items);
+            ends.push(() => resolve(items));
+          }),
+      });
+      return { gc, batches, ends };
+    };
+
+    it('holds what arrives during a commit for the next one, which goes out larger', async () => {
+      const { gc, batches, ends } = held({ overlapAfterMs: 50, concurrency: 4 });
+      const first = gc.submit(1);
+      await vi.advanceTimersByTimeAsync(0);
+      const rest = [gc.submit(2), gc.submit(3)];
+      await vi.advanceTimersByTimeAsync(10);
+      expect(batches).toEqual([[1]]);
+
+      ends[0]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1], [2, 3]]);
+      ends[1]!();
+      expect(await Promise.all([first, ...rest])).toEqual([1, 2, 3]);
+    });
+
+    it('starts the next batch beside a commit that has run that long, one more at a time up to the concurrency', async () => {
+      const { gc, batches, ends } = held({ overlapAfterMs: 50, concurrency: 3 });
+      const all = [gc.submit(1)];
+      await vi.advanceTimersByTimeAsync(0);
+      all.push(gc.submit(2));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(batches).toEqual([[1]]);
+
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([[1], [2]]);
+      // The newest commit in flight sets the clock: a third waits for the second to have run as long.
+      all.push(gc.submit(3));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(batches).toEqual([[1], [2]]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([[1], [2], [3]]);
+      // The cap holds, however long the commits take.
+      all.push(gc.submit(4));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(batches).toHaveLength(3);
+
+      ends.forEach((end) => end());
+      await vi.advanceTimersByTimeAsync(0);
+      ends[3]!();
+      expect(await Promise.all(all)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('overlaps at once when it is 0, as without it', async () => {
+      const { gc, batches, ends } = held({ overlapAfterMs: 0, concurrency: 2 });
+      const all = [gc.submit(1)];
+      await vi.advanceTimersByTimeAsync(0);
+      all.push(gc.submit(2));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1], [2]]);
+      ends.forEach((end) => end());
+      expect(await Promise.all(all)).toEqual([1, 2]);
+    });
   });
 });

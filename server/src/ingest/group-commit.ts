@@ -19,6 +19,15 @@ export interface GroupCommitOptions<I, O> {
   maxBatch: number;
   /** Commits allowed in flight at once. */
   concurrency: number;
+  /**
+   * How long the newest commit in flight must have run before another may start beside it (0: at once). Each
+   * commit costs the database a statement, a commit record and a flush whatever its size, so a batch that waits
+   * for the one in flight goes out larger and cheaper; a commit stuck behind a lock or a slow flush still lets the
+   * rest of the queue through once this has passed.
+   */
+  overlapAfterMs?: number;
+  /** Milliseconds on a monotonic clock (default `performance.now`); tests drive it. */
+  now?(): number;
   /** Called when a batch failed as a whole and is retried item by item. */
   onBatchFailure?(error: unknown, size: number): void;
   /**
@@ -39,6 +48,9 @@ export class GroupCommitter<I, O> {
   private inFlight = 0;
   private scheduled = false;
   private idleWaiters: (() => void)[] = [];
+  /** When the newest commit in flight started. */
+  private lastStart = 0;
+  private overlapTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: GroupCommitOptions<I, O>) {}
 
@@ -70,15 +82,30 @@ export class GroupCommitter<I, O> {
   }
 
   private pump(): void {
+    const now = this.options.now ?? (() => performance.now());
     while (this.queue.length > 0 && this.inFlight < this.options.concurrency) {
+      if (this.inFlight > 0 && this.waitToOverlap(now())) return;
       const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight++;
+      this.lastStart = now();
       void this.run(batch).finally(() => {
         this.inFlight--;
         if (this.queue.length > 0) this.pump();
         else if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((w) => w());
       });
     }
+  }
+
+  /** True when the queue must wait for the commits in flight a while longer; it is pumped again then. */
+  private waitToOverlap(now: number): boolean {
+    const wait = this.lastStart + (this.options.overlapAfterMs ?? 0) - now;
+    if (wait <= 0) return false;
+    // A commit that ends first pumps the queue itself; the timer only matters if none ends in time.
+    this.overlapTimer ??= setTimeout(() => {
+      this.overlapTimer = undefined;
+      this.pump();
+    }, wait);
+    return true;
   }
 
   private async run(batch: Waiter<I, O>[]): Promise<void> {

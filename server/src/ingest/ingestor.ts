@@ -47,6 +47,7 @@ export class Ingestor {
     this.committer = new GroupCommitter({
       maxBatch: options.maxBatch,
       concurrency: options.database.maxConcurrency,
+      overlapAfterMs: options.database.commitOverlapMs,
       commit: (items) => this.commit(items),
       onBatchFailure: (error, size) => options.observer.batchFailed(error, size),
       isolate: (error) => faultKind(error) === undefined,
