@@ -1,12 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, BrowserContextOptions, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { launchChromium } from './browser';
 import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
 import { columnTexts, deviceCall, openPage, openSignedIn, SHOTS, sharedSessions, shot, signIn } from './pages';
 import { BRANCHES, ROLES } from './seed';
-import { sayingWhereSlow } from './slow';
-import { STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack';
+import { STACK_START_TIMEOUT_MS, startStackAndBrowser, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
 
@@ -20,7 +18,7 @@ const foreign: string[] = [];
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   const started = Date.now();
-  [stack, browser] = await Promise.all([startStack(DEVICES), sayingWhereSlow('Chromium', () => launchChromium())]);
+  [stack, browser] = await startStackAndBrowser(DEVICES);
   signedIn = sharedSessions(browser, stack, foreign);
   console.log(`stack up on ${stack.database} in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
 }, STACK_START_TIMEOUT_MS);

@@ -8,12 +8,10 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser';
 import { atUrl, containsText, eventually, hasCount, hasText, isVisible } from './eventually';
 import { columnTexts, SHOTS, sharedSessions, shot } from './pages';
 import { BRANCHES, ROLES } from './seed';
-import { sayingWhereSlow } from './slow';
-import { graphqlAs, STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack';
+import { graphqlAs, STACK_START_TIMEOUT_MS, startStackAndBrowser, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 1000);
 // The Live page's threshold for this stack's console: low, so one emulator event is surely "risky".
@@ -27,7 +25,7 @@ const foreign: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  [stack, browser] = await Promise.all([startStack(DEVICES), sayingWhereSlow('Chromium', () => launchChromium())]);
+  [stack, browser] = await startStackAndBrowser(DEVICES);
   signedIn = sharedSessions(browser, stack, foreign);
 }, STACK_START_TIMEOUT_MS);
 

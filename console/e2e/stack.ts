@@ -1,3 +1,5 @@
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './browser';
 import { cli, prepareDatabase, startConsole, startVigil, type Running, type VigilServer } from './processes';
 import { seed, type Seed } from './seed';
 import { sayingWhereSlow } from './slow';
@@ -53,6 +55,18 @@ async function login(api: string, account: Account): Promise<string> {
  */
 export function startStack(devices: number): Promise<Stack> {
   return sayingWhereSlow('e2e stack', (step) => startStackSteps(devices, step));
+}
+
+/**
+ * The stack and a Chromium, started side by side. When either fails the other is closed before the error is thrown:
+ * a suite's afterAll cannot close what its beforeAll never got, and an open Chromium holds the network lock (a stack,
+ * its ports and processes) until the test process ends.
+ */
+export async function startStackAndBrowser(devices: number): Promise<[Stack, Browser]> {
+  const [stack, browser] = await Promise.allSettled([startStack(devices), sayingWhereSlow('Chromium', () => launchChromium())]);
+  if (stack.status === 'fulfilled' && browser.status === 'fulfilled') return [stack.value, browser.value];
+  await Promise.allSettled([stack.status === 'fulfilled' && stack.value.stop(), browser.status === 'fulfilled' && browser.value.close()]);
+  throw stack.status === 'rejected' ? stack.reason : (browser as PromiseRejectedResult).reason;
 }
 
 async function startStackSteps(devices: number, step: (name: string) => void): Promise<Stack> {
