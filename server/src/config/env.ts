@@ -97,8 +97,8 @@ export const envSchema = z.object({
   /** Group commits that may run at once (PostgreSQL: at most the pool size less one; PGlite: at most 2). */
   VIGIL_COMMIT_CONCURRENCY: int(1, 64).default(4),
   /**
-   * PostgreSQL: how long a group commit must have been in flight before another starts beside it (0: at once); what
-   * arrives meanwhile waits and goes out in one larger, cheaper commit. PGlite overlaps its two at once.
+   * How long a group commit must have been in flight before another starts beside it (0: at once); what arrives
+   * meanwhile waits and goes out in one larger, cheaper commit.
    */
   VIGIL_COMMIT_OVERLAP_MS: int(0, 60_000).default(50),
   /** Entries of the per-process cache of device, handprint, registry and contact facts (pipeline/fact-cache.ts); 0: off. */
