@@ -6,12 +6,13 @@ import { insightBody } from './insight-body.js';
 /**
  * The durable floor: the bare route plus the one thing Vigil promises of every answer — the event is in PostgreSQL,
  * committed, before the answer goes out. Each body is stored whole as one jsonb row, and concurrent requests share
- * commits the way Vigil's do on PostgreSQL with its defaults (a pool of 10; one commit in flight, another beside it
- * once the newest has run 50 ms, up to 4), so floor ÷ bare is what durability alone costs on this machine and
- * Vigil ÷ floor is what everything else in Vigil costs.
+ * commits the way Vigil's do (a pool of 10; one commit in flight, another beside it once the newest in flight has run
+ * VIGIL_COMMIT_OVERLAP_MS, up to VIGIL_COMMIT_CONCURRENCY, Vigil's defaults unless the shell sets them, as it does for
+ * the Vigil measured beside), so floor ÷ bare is what durability alone costs on this machine and Vigil ÷ floor is
+ * what everything else in Vigil costs.
  */
-const COMMITS_IN_FLIGHT = 4;
-const OVERLAP_AFTER_MS = 50;
+const COMMITS_IN_FLIGHT = Number(process.env.VIGIL_COMMIT_CONCURRENCY ?? 4);
+const OVERLAP_AFTER_MS = Number(process.env.VIGIL_COMMIT_OVERLAP_MS ?? 50);
 const MAX_BATCH = 500;
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
@@ -26,23 +27,23 @@ interface Waiting {
   done(error?: unknown): void;
 }
 const queue: Waiting[] = [];
-let inFlight = 0;
-let lastStart = 0;
+/** When each commit in flight started, oldest first. */
+const starts: number[] = [];
 let overlapTimer: NodeJS.Timeout | undefined;
 
 function pump(): void {
-  while (queue.length > 0 && inFlight < COMMITS_IN_FLIGHT) {
-    const wait = lastStart + OVERLAP_AFTER_MS - performance.now();
-    if (inFlight > 0 && wait > 0) {
+  while (queue.length > 0 && starts.length < COMMITS_IN_FLIGHT) {
+    const wait = starts.length === 0 ? 0 : starts.at(-1)! + OVERLAP_AFTER_MS - performance.now();
+    if (wait > 0) {
       overlapTimer ??= setTimeout(() => {
         overlapTimer = undefined;
         pump();
-      }, wait);
+      }, Math.ceil(wait));
       return;
     }
     const batch = queue.splice(0, MAX_BATCH);
-    inFlight++;
-    lastStart = performance.now();
+    const started = performance.now();
+    starts.push(started);
     pool
       .query('INSERT INTO floor_events (id, body) SELECT r.id, r.body FROM jsonb_to_recordset($1::jsonb) AS r(id text, body jsonb)', [
         JSON.stringify(batch.map((w) => w.row)),
@@ -52,7 +53,7 @@ function pump(): void {
         (error: unknown) => batch.forEach((w) => w.done(error)),
       )
       .finally(() => {
-        inFlight--;
+        starts.splice(starts.indexOf(started), 1);
         pump();
       });
   }

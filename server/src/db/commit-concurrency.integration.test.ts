@@ -36,7 +36,7 @@ describe.each(testDrivers())('group commits in flight on %s', (driver) => {
     expect(await concurrency({ VIGIL_COMMIT_CONCURRENCY: '1' })).toBe(1);
   });
 
-  it('starts a commit beside one in flight once the newest has run VIGIL_COMMIT_OVERLAP_MS', async () => {
+  it('carries VIGIL_COMMIT_OVERLAP_MS to the group commits (default 50)', async () => {
     const overlap = (env: Record<string, string>) => opened(env, (d) => d.commitOverlapMs);
     expect(await overlap({})).toBe(50);
     expect(await overlap({ VIGIL_COMMIT_OVERLAP_MS: '0' })).toBe(0);

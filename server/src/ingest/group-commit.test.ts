@@ -137,6 +137,40 @@ describe('GroupCommitter', () => {
       expect(await Promise.all(all)).toEqual([1, 2, 3, 4]);
     });
 
+    it('measures from the newest commit still in flight, not from one that has ended', async () => {
+      const { gc, batches, ends } = held({ overlapAfterMs: 50, concurrency: 3 });
+      const all = [gc.submit(1)];
+      await vi.advanceTimersByTimeAsync(0);
+      all.push(gc.submit(2));
+      await vi.advanceTimersByTimeAsync(50);
+      expect(batches).toEqual([[1], [2]]);
+      ends[1]!();
+      await vi.advanceTimersByTimeAsync(10);
+      // Only the first is in flight, and it has run 60 ms: the next batch need not wait.
+      all.push(gc.submit(3));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1], [2], [3]]);
+      ends[0]!();
+      ends[2]!();
+      expect(await Promise.all(all)).toEqual([1, 2, 3]);
+    });
+
+    it('drains while the queue waits to overlap', async () => {
+      const { gc, ends } = held({ overlapAfterMs: 50, concurrency: 2 });
+      void gc.submit(1);
+      await vi.advanceTimersByTimeAsync(0);
+      void gc.submit(2);
+      let drained = false;
+      void gc.drain().then(() => {
+        drained = true;
+      });
+      await vi.advanceTimersByTimeAsync(50);
+      ends.forEach((end) => end());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(drained).toBe(true);
+      expect(gc.pending).toBe(0);
+    });
+
     it('overlaps at once when it is 0, as without it', async () => {
       const { gc, batches, ends } = held({ overlapAfterMs: 0, concurrency: 2 });
       const all = [gc.submit(1)];

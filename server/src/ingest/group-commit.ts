@@ -45,11 +45,10 @@ interface Waiter<I, O> {
 
 export class GroupCommitter<I, O> {
   private queue: Waiter<I, O>[] = [];
-  private inFlight = 0;
+  /** When each commit in flight started, oldest first. */
+  private starts: number[] = [];
   private scheduled = false;
   private idleWaiters: (() => void)[] = [];
-  /** When the newest commit in flight started. */
-  private lastStart = 0;
   private overlapTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: GroupCommitOptions<I, O>) {}
@@ -63,12 +62,12 @@ export class GroupCommitter<I, O> {
 
   /** Resolves once everything submitted so far is committed (or failed). */
   async drain(): Promise<void> {
-    if (this.queue.length === 0 && this.inFlight === 0) return;
+    if (this.queue.length === 0 && this.starts.length === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
   get pending(): number {
-    return this.queue.length + this.inFlight;
+    return this.queue.length + this.starts.length;
   }
 
   private schedule(): void {
@@ -83,28 +82,29 @@ export class GroupCommitter<I, O> {
 
   private pump(): void {
     const now = this.options.now ?? (() => performance.now());
-    while (this.queue.length > 0 && this.inFlight < this.options.concurrency) {
-      if (this.inFlight > 0 && this.waitToOverlap(now())) return;
+    while (this.queue.length > 0 && this.starts.length < this.options.concurrency) {
+      if (this.starts.length > 0 && this.waitToOverlap(now())) return;
       const batch = this.queue.splice(0, this.options.maxBatch);
-      this.inFlight++;
-      this.lastStart = now();
+      const started = now();
+      this.starts.push(started);
       void this.run(batch).finally(() => {
-        this.inFlight--;
+        this.starts.splice(this.starts.indexOf(started), 1);
         if (this.queue.length > 0) this.pump();
-        else if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((w) => w());
+        else if (this.starts.length === 0) this.idleWaiters.splice(0).forEach((w) => w());
       });
     }
   }
 
   /** True when the queue must wait for the commits in flight a while longer; it is pumped again then. */
   private waitToOverlap(now: number): boolean {
-    const wait = this.lastStart + (this.options.overlapAfterMs ?? 0) - now;
+    const wait = this.starts.at(-1)! + (this.options.overlapAfterMs ?? 0) - now;
     if (wait <= 0) return false;
-    // A commit that ends first pumps the queue itself; the timer only matters if none ends in time.
+    // A commit that ends first pumps the queue itself; the timer only matters if none ends in time, and must not
+    // keep a process that has nothing else to do alive.
     this.overlapTimer ??= setTimeout(() => {
       this.overlapTimer = undefined;
       this.pump();
-    }, wait);
+    }, Math.ceil(wait)).unref();
     return true;
   }
 
