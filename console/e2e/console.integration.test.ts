@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { atUrl, containsText, hasCount, hasText, hasValue, isHidden, isVisible } from './eventually';
 import { columnTexts, deviceCall, openPage, openSignedIn, SHOTS, sharedSessions, shot, signIn } from './pages';
 import { BRANCHES, ROLES } from './seed';
-import { STACK_START_TIMEOUT_MS, startStackAndBrowser, type Stack } from './stack';
+import { STACK_START_TIMEOUT_MS, type Started, startStackAndBrowser, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 3000);
 
+let starting: Started | undefined;
 let stack: Stack;
 let browser: Browser;
 /** A signed-in page per account, shared by the tests whose subject is a page rather than the session. */
@@ -18,14 +19,14 @@ const foreign: string[] = [];
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   const started = Date.now();
-  [stack, browser] = await startStackAndBrowser(DEVICES);
+  starting = startStackAndBrowser(DEVICES);
+  [stack, browser] = await starting.ready;
   signedIn = sharedSessions(browser, stack, foreign);
   console.log(`stack up on ${stack.database} in ${Date.now() - started} ms: ${stack.seeded.devices.length} devices registered, ${stack.seeded.events} events`);
 }, STACK_START_TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
+  await starting?.stop();
 });
 
 const newPage = (width = 1440, height = 900, options: BrowserContextOptions = {}) =>

@@ -11,12 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atUrl, containsText, eventually, hasCount, hasText, isVisible } from './eventually';
 import { columnTexts, SHOTS, sharedSessions, shot } from './pages';
 import { BRANCHES, ROLES } from './seed';
-import { graphqlAs, STACK_START_TIMEOUT_MS, startStackAndBrowser, type Stack } from './stack';
+import { graphqlAs, STACK_START_TIMEOUT_MS, type Started, startStackAndBrowser, type Stack } from './stack';
 
 const DEVICES = Number(process.env.VIGIL_CONSOLE_E2E_DEVICES ?? 1000);
 // The Live page's threshold for this stack's console: low, so one emulator event is surely "risky".
 process.env.VIGIL_CONSOLE_RISKY_SCORE = '0.05';
 
+let starting: Started | undefined;
 let stack: Stack;
 let browser: Browser;
 /** A signed-in page per account, shared by the tests whose subject is a page rather than the session. */
@@ -25,13 +26,13 @@ const foreign: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  [stack, browser] = await startStackAndBrowser(DEVICES);
+  starting = startStackAndBrowser(DEVICES);
+  [stack, browser] = await starting.ready;
   signedIn = sharedSessions(browser, stack, foreign);
 }, STACK_START_TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
+  await starting?.stop();
 });
 
 async function registration(deviceId: string) {

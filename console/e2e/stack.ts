@@ -57,16 +57,37 @@ export function startStack(devices: number): Promise<Stack> {
   return sayingWhereSlow('e2e stack', (step) => startStackSteps(devices, step));
 }
 
+/** A stack and a Chromium started side by side (startStackAndBrowser). */
+export interface Started {
+  /** Both, or the error of the one that failed (of both: an AggregateError); the other is then closed. */
+  ready: Promise<[Stack, Browser]>;
+  /** Closes both, including one that comes up only after this is called. */
+  stop(): Promise<void>;
+}
+
 /**
- * The stack and a Chromium, started side by side. When either fails the other is closed before the error is thrown:
- * a suite's afterAll cannot close what its beforeAll never got, and an open Chromium holds the network lock (a stack,
- * its ports and processes) until the test process ends.
+ * A suite's afterAll cannot close what its beforeAll never got: not the half of a start that failed, nor either half
+ * when the hook timed out before they came up. An open Chromium holds the network lock and a stack its ports and
+ * processes until the test process ends, so each half is closed once the suite is done with it, whenever it comes up.
  */
-export async function startStackAndBrowser(devices: number): Promise<[Stack, Browser]> {
-  const [stack, browser] = await Promise.allSettled([startStack(devices), sayingWhereSlow('Chromium', () => launchChromium())]);
-  if (stack.status === 'fulfilled' && browser.status === 'fulfilled') return [stack.value, browser.value];
-  await Promise.allSettled([stack.status === 'fulfilled' && stack.value.stop(), browser.status === 'fulfilled' && browser.value.close()]);
-  throw stack.status === 'rejected' ? stack.reason : (browser as PromiseRejectedResult).reason;
+export function startStackAndBrowser(devices: number): Started {
+  const stack = startStack(devices);
+  const browser = sayingWhereSlow('Chromium', () => launchChromium());
+  let closing: Promise<void> | undefined;
+  const closeBoth = () =>
+    (closing ??= Promise.allSettled([stack, browser]).then(async ([s, b]) => {
+      const closed = await Promise.allSettled([s.status === 'fulfilled' && s.value.stop(), b.status === 'fulfilled' && b.value.close()]);
+      for (const c of closed) if (c.status === 'rejected') console.warn('e2e: closing the stack or Chromium failed:', c.reason);
+    }));
+  const ready = Promise.allSettled([stack, browser]).then(([s, b]) => {
+    if (s.status === 'fulfilled' && b.status === 'fulfilled') return [s.value, b.value] as [Stack, Browser];
+    void closeBoth();
+    const errors = [s, b].flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+    throw errors.length === 1 ? errors[0] : new AggregateError(errors, 'neither the e2e stack nor Chromium started');
+  });
+  // Whoever awaits it still gets the error; after a timed-out hook nobody does, and it is no new failure.
+  ready.catch(() => {});
+  return { ready, stop: closeBoth };
 }
 
 async function startStackSteps(devices: number, step: (name: string) => void): Promise<Stack> {
