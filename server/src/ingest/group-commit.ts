@@ -50,8 +50,11 @@ export class GroupCommitter<I, O> {
   private scheduled = false;
   private idleWaiters: (() => void)[] = [];
   private overlapTimer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
 
-  constructor(private readonly options: GroupCommitOptions<I, O>) {}
+  constructor(private readonly options: GroupCommitOptions<I, O>) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -81,11 +84,10 @@ export class GroupCommitter<I, O> {
   }
 
   private pump(): void {
-    const now = this.options.now ?? (() => performance.now());
     while (this.queue.length > 0 && this.starts.length < this.options.concurrency) {
-      if (this.starts.length > 0 && this.waitToOverlap(now())) return;
+      if (this.starts.length > 0 && this.waitToOverlap()) return;
       const batch = this.queue.splice(0, this.options.maxBatch);
-      const started = now();
+      const started = this.now();
       this.starts.push(started);
       void this.run(batch).finally(() => {
         this.starts.splice(this.starts.indexOf(started), 1);
@@ -96,8 +98,8 @@ export class GroupCommitter<I, O> {
   }
 
   /** True when the queue must wait for the commits in flight a while longer; it is pumped again then. */
-  private waitToOverlap(now: number): boolean {
-    const wait = this.starts.at(-1)! + (this.options.overlapAfterMs ?? 0) - now;
+  private waitToOverlap(): boolean {
+    const wait = this.starts.at(-1)! + (this.options.overlapAfterMs ?? 0) - this.now();
     if (wait <= 0) return false;
     // A commit that ends first pumps the queue itself; the timer only matters if none ends in time, and must not
     // keep a process that has nothing else to do alive.
