@@ -117,6 +117,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     maxSubscriptions: env.VIGIL_LIVE_MAX_SUBSCRIPTIONS,
     maxPerAccount: env.VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
     maxQueue: env.VIGIL_LIVE_MAX_QUEUE,
+    announceEveryMs: env.VIGIL_LIVE_ANNOUNCE_MS,
   });
   const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
   metrics.watchFactCache(facts);

@@ -92,6 +92,12 @@ export const envSchema = z.object({
   VIGIL_LIVE_MAX_QUEUE: int(1, 1_000_000).default(1000),
   /** How often a live connection's token or session is checked again; a revoked or disabled one is closed (4403). */
   VIGIL_LIVE_RECHECK_SECONDS: int(1, 3600).default(30),
+  /**
+   * PostgreSQL: how long stored events wait to be announced to the live feed together, in one NOTIFY. Each NOTIFY is
+   * a transaction with a commit record and a WAL flush, and wakes every listening process, so a short interval costs
+   * the database a little for every event; it adds as much to live delivery.
+   */
+  VIGIL_LIVE_ANNOUNCE_MS: int(1, 60_000).default(50),
   /** Most events written in one group commit. */
   VIGIL_COMMIT_BATCH_MAX: int(1, 5000).default(500),
   /** Group commits that may run at once (PostgreSQL: at most the pool size less one; PGlite: at most 2). */

@@ -6,6 +6,7 @@ import { openDatabase } from '../db/open.js';
 import type { StoredOutcome } from '../ingest/store.js';
 import type { Insights } from '../pipeline/insights.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { startTestVigil } from '../test-support/harness.js';
 import { EVENT_ADDED_CHANNEL, EventFeed } from './event-feed.js';
 
 const stored = (id: string): StoredOutcome => ({ insights: { event_id: id } as Insights, replayed: false });
@@ -49,5 +50,23 @@ describe.runIf(testDrivers().includes('postgres'))('EventFeed announcements on p
     feed.stored(stored('evt_last'));
     await feed.stop();
     expect(await received(1, 500)).toEqual(['evt_last']);
+  });
+
+  it('waits VIGIL_LIVE_ANNOUNCE_MS to announce what a serving process stored', async () => {
+    const server = await startTestVigil('postgres', { VIGIL_LIVE_ANNOUNCE_MS: '60000' }, testDb);
+    const ids: string[] = [];
+    try {
+      // Events 100 ms apart: at the 50 ms default each would be announced alone, before the process stops.
+      for (const identity of ['ann-1', 'ann-2', 'ann-3']) {
+        const res = await server.post('/events', { event: 'login', identity });
+        expect(res.status).toBe(200);
+        ids.push(res.body.event_id as string);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(payloads).toEqual([]);
+    } finally {
+      await server.close();
+    }
+    expect(await received(3)).toEqual([ids.join(',')]);
   });
 });

@@ -20,11 +20,6 @@ const READ_BATCH = 500;
  * the driver says so, and another process's clock (it sets `received_at`) may run a little behind this one's.
  */
 const CATCH_UP_MARGIN_MS = 30_000;
-/**
- * How long stored events wait to be announced together: at a steady rate most events are commits of their own, and
- * one NOTIFY per commit was a round trip and a transaction per event; this many ms add as much to live delivery.
- */
-export const ANNOUNCE_EVERY_MS = 5;
 /** Ids delivered lately, remembered so the catch-up's margin does not deliver an event twice. */
 const RECENT_IDS = 20_000;
 
@@ -33,8 +28,11 @@ export interface EventFeedOptions {
   maxSubscriptions: number;
   maxPerAccount: number;
   maxQueue: number;
-  /** ANNOUNCE_EVERY_MS unless set (tests). */
-  announceEveryMs?: number;
+  /**
+   * How long stored events wait to be announced together (VIGIL_LIVE_ANNOUNCE_MS). At a steady rate most events are
+   * commits of their own, and one NOTIFY per commit was a transaction and a WAL flush per event.
+   */
+  announceEveryMs: number;
 }
 
 export interface FeedLog {
@@ -130,10 +128,10 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     if (this.options.database.driver !== 'postgres') return this.arrived([outcome.insights.event_id]);
     this.toAnnounce.push(outcome.insights.event_id);
     if (this.announcing) return;
-    // One NOTIFY (per 7.5 kB of ids) for the commits of ANNOUNCE_EVERY_MS. Not in the commits themselves: a
+    // One NOTIFY (per 7.5 kB of ids) for the commits of announceEveryMs. Not in the commits themselves: a
     // transaction that NOTIFYs holds PostgreSQL's one notify lock through its WAL flush, so ingest commits would go one
     // at a time across every process, and a full notification queue would fail ingestion.
-    this.announcing = setTimeout(() => this.announceNow(), this.options.announceEveryMs ?? ANNOUNCE_EVERY_MS);
+    this.announcing = setTimeout(() => this.announceNow(), this.options.announceEveryMs);
   }
 
   private announceNow(): void {
