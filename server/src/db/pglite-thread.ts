@@ -111,7 +111,6 @@ export class PgliteThread implements PgliteConnection {
   private constructor(
     private readonly worker: Worker,
     limits: PgliteThreadLimits,
-    private readonly flushed: FlushCounter,
   ) {
     worker.on('message', (message: { id?: number; value?: unknown; error?: Record<string, unknown>; notify?: number; payload?: string }) => {
       if (message.notify !== undefined) return void this.subscriptions.get(message.notify)?.(message.payload ?? '');
@@ -153,7 +152,7 @@ export class PgliteThread implements PgliteConnection {
   static async open(dataDir: string, limits: PgliteThreadLimits, sync: boolean, flushed = new FlushCounter()): Promise<PgliteThread> {
     const entries = { pglite: pathToFileURL(pgliteEntry).href, nodefs: pathToFileURL(nodefsEntry).href, flushed: flushed.shared };
     const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: entries });
-    const thread = new PgliteThread(worker, limits, flushed);
+    const thread = new PgliteThread(worker, limits);
     const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
     try {
       await thread.call('open', { dataDir, modules: await modules(), sync });
@@ -173,11 +172,6 @@ export class PgliteThread implements PgliteConnection {
 
   exec(text: string, options?: QueryOptions): Promise<Array<Results>> {
     return this.call('exec', { text, options: portable(options) }) as Promise<Array<Results>>;
-  }
-
-  /** How many of PostgreSQL's fsync() calls were flushed to the disk on `flushed` (0 without `sync`). */
-  flushes(): number {
-    return this.flushed.count;
   }
 
   prepared<T>(name: string, text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
