@@ -95,9 +95,10 @@ export const envSchema = z.object({
   /**
    * PostgreSQL: how long stored events wait to be announced to the live feed together, in one NOTIFY. Each NOTIFY is
    * a transaction with a commit record and a WAL flush, and wakes every listening process, so a short interval costs
-   * the database a little for every event; it adds as much to live delivery.
+   * the database a little for every event; it adds as much to live delivery. At most 5 s: well inside the 30 s a
+   * process reads back after its listening connection was lost, and a burst of 5 s of events stays a burst.
    */
-  VIGIL_LIVE_ANNOUNCE_MS: int(1, 60_000).default(50),
+  VIGIL_LIVE_ANNOUNCE_MS: int(1, 5_000).default(50),
   /** Most events written in one group commit. */
   VIGIL_COMMIT_BATCH_MAX: int(1, 5000).default(500),
   /** Group commits that may run at once (PostgreSQL: at most the pool size less one; PGlite: at most 2). */

@@ -53,7 +53,7 @@ describe.runIf(testDrivers().includes('postgres'))('EventFeed announcements on p
   });
 
   it('waits VIGIL_LIVE_ANNOUNCE_MS to announce what a serving process stored', async () => {
-    const server = await startTestVigil('postgres', { VIGIL_LIVE_ANNOUNCE_MS: '60000' }, testDb);
+    const server = await startTestVigil('postgres', { VIGIL_LIVE_ANNOUNCE_MS: '5000' }, testDb);
     const ids: string[] = [];
     try {
       // Events 100 ms apart: at the 50 ms default each would be announced alone, before the process stops.

@@ -209,8 +209,12 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     return this.entries.size;
   }
 
-  private arrived(ids: string[]): void {
-    if (this.entries.size === 0 || ids.length === 0) return;
+  private arrived(announced: string[]): void {
+    if (this.entries.size === 0) return;
+    // An announcement may come after a catch-up read already delivered its events (the NOTIFY of events stored just
+    // before the channel was lost): delivery is at most once.
+    const ids = announced.filter((id) => !this.recent.has(id));
+    if (ids.length === 0) return;
     for (const id of ids) this.remember(id);
     this.incoming.push(...ids);
     if (this.incoming.length > this.options.maxQueue * 10) {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Insights } from '../pipeline/insights.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
@@ -42,6 +43,17 @@ describe.each(testDrivers())('eventAdded over graphql-ws on %s', (driver) => {
     expect(listed.body.data.events.nodes).toEqual([got]);
     // Were the first delivered twice, the second copy would come before this one.
     const second = await post(server, 'login', 'live-once');
+    expect((await feed.next()).id).toBe(second);
+    await feed.client.dispose();
+  });
+
+  it('delivers nothing twice when an event is announced again, as a late NOTIFY after a catch-up read is', async () => {
+    const feed = track(subscribe(server, `Bearer ${accounts.viewer.token}`, { identity: 'live-again' }));
+    await subscribed(server, 1);
+    const first = await post(server, 'login', 'live-again');
+    expect((await feed.next()).id).toBe(first);
+    server.vigil.feed.stored({ insights: { event_id: first } as Insights, replayed: false });
+    const second = await post(server, 'login', 'live-again');
     expect((await feed.next()).id).toBe(second);
     await feed.client.dispose();
   });
