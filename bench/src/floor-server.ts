@@ -11,11 +11,13 @@ import { insightBody } from './insight-body.js';
  * Vigil's defaults unless the shell sets them, as it does for the Vigil measured beside), so floor ÷ bare is what durability alone costs on this machine and Vigil ÷ floor is
  * what everything else in Vigil costs.
  */
-const COMMITS_IN_FLIGHT = Number(process.env.VIGIL_COMMIT_CONCURRENCY ?? 4);
+const POOL_SIZE = 10;
+// As Vigil reads them (config/env.ts, db/open.ts): at most one commit per connection but one.
+const COMMITS_IN_FLIGHT = Math.max(1, Math.min(Number(process.env.VIGIL_COMMIT_CONCURRENCY ?? 4), POOL_SIZE - 1));
 const OVERLAP_AFTER_MS = Number(process.env.VIGIL_COMMIT_OVERLAP_MS ?? 50);
-const MAX_BATCH = 500;
+const MAX_BATCH = Number(process.env.VIGIL_COMMIT_BATCH_MAX ?? 500);
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
 await pool.query(`CREATE TABLE IF NOT EXISTS floor_events (
   id text PRIMARY KEY,
   body jsonb NOT NULL,
