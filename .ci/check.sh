@@ -14,7 +14,7 @@ step() {
 }
 
 # The packages others build on must be built for their types to resolve.
-for dist in drizzle/dist server/dist server/test-kit/dist clients/browser/dist; do
+for dist in drizzle/dist server/test-kit/dist clients/browser/dist; do
   [ -d "$dist" ] || { echo "check: $dist is missing: run \`pnpm build\` (or \`make start\`) first" >&2; exit 1; }
 done
 

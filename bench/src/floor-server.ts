@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { GroupCommitter } from '@vigil/server/dist/ingest/group-commit.js';
 import { insightBody } from './insight-body.js';
 
 /**
  * The durable floor: the bare route plus the one thing Vigil promises of every answer — the event is in PostgreSQL,
  * committed, before the answer goes out. Each body is stored whole as one jsonb row, and concurrent requests share
- * commits through Vigil's own group commit (a pool of 10; VIGIL_COMMIT_OVERLAP_MS and VIGIL_COMMIT_CONCURRENCY at
- * Vigil's defaults unless the shell sets them, as it does for the Vigil measured beside), so floor ÷ bare is what durability alone costs on this machine and Vigil ÷ floor is
+ * commits the way Vigil's do (a pool of 10; one commit in flight, another beside it once the newest in flight has run
+ * VIGIL_COMMIT_OVERLAP_MS, up to VIGIL_COMMIT_CONCURRENCY, Vigil's defaults unless the shell sets them, as it does for
+ * the Vigil measured beside), so floor ÷ bare is what durability alone costs on this machine and Vigil ÷ floor is
  * what everything else in Vigil costs.
  */
 const POOL_SIZE = 10;
@@ -24,22 +24,60 @@ await pool.query(`CREATE TABLE IF NOT EXISTS floor_events (
   received_at timestamptz NOT NULL DEFAULT now()
 )`);
 
-// Vigil's own group commit, so the floor cannot drift from the policy it is the baseline of.
-const committer = new GroupCommitter<{ id: string; body: unknown }, void>({
-  maxBatch: MAX_BATCH,
-  concurrency: COMMITS_IN_FLIGHT,
-  overlapAfterMs: OVERLAP_AFTER_MS,
-  async commit(rows) {
-    await pool.query('INSERT INTO floor_events (id, body) SELECT r.id, r.body FROM jsonb_to_recordset($1::jsonb) AS r(id text, body jsonb)', [
-      JSON.stringify(rows),
-    ]);
-    return rows.map(() => undefined);
-  },
-});
+interface Waiting {
+  row: { id: string; body: unknown };
+  done(error?: unknown): void;
+}
+const queue: Waiting[] = [];
+/**
+ * When each commit in flight started, oldest first. This queue is a copy of the policy of Vigil's GroupCommitter
+ * (ingest/group-commit.ts), kept in step by hand: importing it would make the bench depend on the server package,
+ * and pnpm would then link the server's `vigil` bin into the bench at install time, before any build has made it.
+ */
+const starts: number[] = [];
+let overlapTimer: NodeJS.Timeout | undefined;
+
+function pump(): void {
+  while (queue.length > 0 && starts.length < COMMITS_IN_FLIGHT) {
+    const wait = starts.length === 0 ? 0 : starts.at(-1)! + OVERLAP_AFTER_MS - performance.now();
+    if (wait > 0) {
+      if (overlapTimer === undefined) {
+        overlapTimer = setTimeout(() => {
+          overlapTimer = undefined;
+          pump();
+        }, Math.ceil(wait)).unref();
+      }
+      return;
+    }
+    const batch = queue.splice(0, MAX_BATCH);
+    const started = performance.now();
+    starts.push(started);
+    pool
+      .query('INSERT INTO floor_events (id, body) SELECT r.id, r.body FROM jsonb_to_recordset($1::jsonb) AS r(id text, body jsonb)', [
+        JSON.stringify(batch.map((w) => w.row)),
+      ])
+      .then(
+        () => batch.forEach((w) => w.done()),
+        (error: unknown) => batch.forEach((w) => w.done(error)),
+      )
+      .finally(() => {
+        starts.splice(starts.indexOf(started), 1);
+        pump();
+      });
+  }
+}
+
+function store(body: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    queue.push({ row: { id: randomUUID(), body }, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    // Requests parsed in the same I/O turn share a commit, as in Vigil.
+    if (queue.length === 1) setImmediate(pump);
+  });
+}
 
 const app = Fastify({ logger: false });
 app.post('/events', async (request) => {
-  await committer.submit({ id: randomUUID(), body: request.body });
+  await store(request.body);
   return insightBody;
 });
 app.get('/healthz', async () => ({ status: 'ok' }));
