@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runQueueSeconds } from './cpu.js';
+import { Worker } from 'node:worker_threads';
+import { cpuSecondsOf, mainThreadSecondsOf, runQueueSeconds } from './cpu.js';
 
 describe('run-queue delay', () => {
   it('reads how long a process waited for a CPU from the kernel, and nothing of a process that is not there', () => {
@@ -11,5 +12,26 @@ describe('run-queue delay', () => {
     expect(runQueueSeconds(process.pid)).toBeGreaterThanOrEqual(before!);
     expect(runQueueSeconds(2 ** 22 + 1)).toBeUndefined();
     expect(runQueueSeconds(undefined)).toBeUndefined();
+  });
+});
+
+describe('main thread CPU', () => {
+  it("tells a process's main thread from its other threads", async () => {
+    const main = mainThreadSecondsOf(process.pid);
+    const others = cpuSecondsOf(process.pid) - main;
+    // 300 ms of CPU on another thread (counted on the thread itself: a busy machine stretches wall time) while this
+    // one waits for it.
+    const worker = new Worker(
+      `const { readFileSync } = require('node:fs');
+       const used = () => { const stat = readFileSync('/proc/thread-self/stat', 'utf8'); const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
+       const start = used();
+       while (used() - start < 0.3) {}`,
+      { eval: true },
+    );
+    await new Promise((resolve) => worker.once('exit', resolve));
+    const mainAfter = mainThreadSecondsOf(process.pid);
+    expect(cpuSecondsOf(process.pid) - mainAfter - others).toBeGreaterThanOrEqual(0.25);
+    expect(mainAfter - main).toBeLessThan(0.25);
+    expect(mainThreadSecondsOf(2 ** 22 + 1)).toBe(0);
   });
 });

@@ -7,6 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 export interface CpuSample {
   server: number;
+  /** Of `server`, its main thread's. */
+  serverMain: number;
   /** CPU seconds of each PostgreSQL process, by pid. */
   postgres: Map<number, number>;
   generator: number;
@@ -15,16 +17,24 @@ export interface CpuSample {
 /** Microseconds of CPU per event of each part. */
 export interface CpuPerEvent {
   server: number;
+  /**
+   * Of `server`, its main thread's (HTTP, Vigil's code, the database driver). The rest is its other threads: V8's
+   * GC and compiler helpers, libuv's pool and, on PGlite, the thread PostgreSQL runs on.
+   */
+  serverMain: number;
   postgres: number;
   generator: number;
 }
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux this runs on
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), or undefined if it is gone. */
-function statFields(pid: number): string[] | undefined {
+/**
+ * The fields of /proc/<pid>/stat (or of one thread's, `task/<tid>/stat`) after the command name (which may hold
+ * spaces), or undefined if it is gone.
+ */
+function statFields(pid: number, tid?: number): string[] | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
@@ -33,9 +43,15 @@ function statFields(pid: number): string[] | undefined {
 
 /** CPU seconds (user + system) a process has used, or 0 if it is gone or /proc is not there. */
 export function cpuSecondsOf(pid: number): number {
-  const fields = statFields(pid);
-  return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0;
+  return seconds(statFields(pid));
 }
+
+/** CPU seconds of a process's main thread (whose thread id is its pid), or 0 if it is gone. */
+export function mainThreadSecondsOf(pid: number): number {
+  return seconds(statFields(pid, pid));
+}
+
+const seconds = (fields: string[] | undefined) => (fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0);
 
 /**
  * Seconds a process's main thread has spent ready to run and waiting for a CPU (Linux's run-queue delay,
@@ -90,6 +106,7 @@ export function sampleCpu(serverPid: number | undefined, postmaster?: number, no
   const usage = process.cpuUsage();
   return {
     server: serverPid === undefined ? 0 : cpuSecondsOf(serverPid),
+    serverMain: serverPid === undefined ? 0 : mainThreadSecondsOf(serverPid),
     postgres: new Map(
       postgresPids(postmaster)
         .filter((pid) => !notOurs.includes(pid))
@@ -105,7 +122,12 @@ export function perEvent(before: CpuSample, after: CpuSample, events: number): C
   let postgres = 0;
   for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
   const us = (seconds: number) => (events > 0 ? (seconds * 1e6) / events : NaN);
-  return { server: us(after.server - before.server), postgres: us(postgres), generator: us(after.generator - before.generator) };
+  return {
+    server: us(after.server - before.server),
+    serverMain: us(after.serverMain - before.serverMain),
+    postgres: us(postgres),
+    generator: us(after.generator - before.generator),
+  };
 }
 
 /** CPU seconds the whole machine has spent busy (every process, every core), from /proc/stat; 0 without /proc. */

@@ -178,13 +178,19 @@ console.log(
 for (const run of runs) console.log(`${row(run.target.name, medianOf(run.max), median(ratios(run)))}  ${spread(ratios(run))}`);
 const cpuTable = (title: string, of: (run: Measured) => CpuPerEvent[], legend: string) => {
   console.log(`\nCPU per event ${title} (µs; median of rounds; ${legend})`);
-  console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
+  console.log(`${'target'.padEnd(18)} ${'server'.padStart(9)} ${'main thread'.padStart(12)} ${'PostgreSQL'.padStart(11)} ${'generator'.padStart(10)}`);
   for (const run of runs) {
     const us = (pick: (c: CpuPerEvent) => number, width: number) => median(of(run).map(pick)).toFixed(0).padStart(width);
-    console.log(`${run.target.name.padEnd(18)} ${us((c) => c.server, 9)} ${us((c) => c.postgres, 11)} ${us((c) => c.generator, 10)}`);
+    console.log(
+      `${run.target.name.padEnd(18)} ${us((c) => c.server, 9)} ${us((c) => c.serverMain, 12)} ${us((c) => c.postgres, 11)} ${us((c) => c.generator, 10)}`,
+    );
   }
 };
-cpuTable('at full speed', (run) => run.max.map((r) => r.cpu), 'PGlite runs inside the server, so its PostgreSQL is 0');
+cpuTable(
+  'at full speed',
+  (run) => run.max.map((r) => r.cpu),
+  "PGlite runs inside the server, so its PostgreSQL is 0; of the server's, its main thread's, and the rest its other threads': V8's GC helpers and, with PGlite, PostgreSQL's",
+);
 const byRound = (run: Measured, pick: (r: PacedResult) => number) => run.fixed.map((r) => pick(r).toFixed(1)).join(' / ');
 const width = Math.max(12, ...runs.map((run) => byRound(run, (r) => r.p99).length));
 console.log(
