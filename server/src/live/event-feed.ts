@@ -20,7 +20,7 @@ const READ_BATCH = 500;
  * the driver says so, and another process's clock (it sets `received_at`) may run a little behind this one's.
  */
 const CATCH_UP_MARGIN_MS = 30_000;
-/** Ids delivered lately, remembered so the catch-up's margin does not deliver an event twice. */
+/** Ids delivered lately, remembered so that neither a catch-up's margin nor a late announcement delivers one twice. */
 const RECENT_IDS = 20_000;
 
 export interface EventFeedOptions {
@@ -106,9 +106,8 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
         sql`SELECT id FROM events WHERE received_at >= ${new Date(since - CATCH_UP_MARGIN_MS).toISOString()}::timestamptz
             ORDER BY received_at, id LIMIT ${limit}`,
       );
-      const missed = found.map((r) => r.id).filter((id) => !this.recent.has(id));
-      this.log.info(`live feed caught up ${missed.length} events stored while its channel was away`);
-      this.arrived(missed);
+      const missed = this.arrived(found.map((r) => r.id));
+      this.log.info(`live feed caught up ${missed} events stored while its channel was away`);
     } catch (error) {
       this.log.warn({ err: error }, 'live feed could not read the events stored while its channel was away');
     }
@@ -125,7 +124,10 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
   /** Ingestion's observer: called once an event is committed (a replay stored nothing new). */
   stored(outcome: StoredOutcome): void {
     if (outcome.replayed) return;
-    if (this.options.database.driver !== 'postgres') return this.arrived([outcome.insights.event_id]);
+    if (this.options.database.driver !== 'postgres') {
+      this.arrived([outcome.insights.event_id]);
+      return;
+    }
     this.toAnnounce.push(outcome.insights.event_id);
     if (this.announcing) return;
     // One NOTIFY (per 7.5 kB of ids) for the commits of announceEveryMs. Not in the commits themselves: a
@@ -209,12 +211,16 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
     return this.entries.size;
   }
 
-  private arrived(announced: string[]): void {
-    if (this.entries.size === 0) return;
-    // An announcement may come after a catch-up read already delivered its events (the NOTIFY of events stored just
-    // before the channel was lost): delivery is at most once.
+  /**
+   * Takes in stored events for the subscribers, less those already delivered, and says how many that left: a
+   * catch-up's margin reads events delivered before the channel was lost, and an announcement may come after a
+   * catch-up read already delivered its events (the NOTIFY of events stored just before the loss). Delivery is at most
+   * once.
+   */
+  private arrived(announced: string[]): number {
+    if (this.entries.size === 0) return 0;
     const ids = announced.filter((id) => !this.recent.has(id));
-    if (ids.length === 0) return;
+    if (ids.length === 0) return 0;
     for (const id of ids) this.remember(id);
     this.incoming.push(...ids);
     if (this.incoming.length > this.options.maxQueue * 10) {
@@ -222,9 +228,10 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
       this.incoming = [];
       this.log.warn({ subscriptions: this.entries.size }, 'live feed behind ingestion; every subscription ended');
       for (const entry of [...this.entries]) entry.subscription.fallBehind('Slow feed: this server reads new events slower than they are stored');
-      return;
+      return ids.length;
     }
     if (!this.delivering) void this.deliver();
+    return ids.length;
   }
 
   private remember(id: string): void {
