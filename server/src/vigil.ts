@@ -134,7 +134,11 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
     // Metrics count what was stored; the live feed announces it to subscribers.
-    observer: { stored: (outcome) => (metrics.stored(outcome), feed.stored(outcome)), batchFailed: () => metrics.batchFailed() },
+    observer: {
+      stored: (outcome) => (metrics.stored(outcome), feed.stored(outcome)),
+      batchFailed: () => metrics.batchFailed(),
+      committed: (size, ms) => metrics.committed(size, ms),
+    },
     cache: facts,
     // Subscriptions are matched in memory; a batch writes webhook messages only when one matches.
     outbox: webhooks.cache.outboxWrite,

@@ -55,6 +55,30 @@ describe('GroupCommitter', () => {
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 
+  it('reports each commit that returned with its size and duration, the retries of a failed batch one by one', async () => {
+    let clock = 0;
+    const reported: [number, number][] = [];
+    const gc = new GroupCommitter<number, number>({
+      commit: async (items) => {
+        clock += 4 * items.length;
+        if (items.includes(13)) throw new Error('bad item');
+        return items;
+      },
+      maxBatch: 100,
+      concurrency: 1,
+      now: () => clock,
+      onCommitted: (size, ms) => reported.push([size, ms]),
+    });
+    await Promise.all([1, 2].map((n) => gc.submit(n)));
+    await Promise.allSettled([3, 13, 4].map((n) => gc.submit(n)));
+    // The failed batch of three is not reported; of its retries, the one that threw is not either.
+    expect(reported).toEqual([
+      [2, 8],
+      [1, 4],
+      [1, 4],
+    ]);
+  });
+
   it('drains: resolves once everything submitted is committed', async () => {
     let committed = 0;
     const gc = new GroupCommitter<number, number>({

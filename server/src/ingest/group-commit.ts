@@ -28,6 +28,11 @@ export interface GroupCommitOptions<I, O> {
   overlapAfterMs?: number;
   /** Milliseconds on a monotonic clock (default `performance.now`); tests drive it. */
   now?(): number;
+  /**
+   * Called after each commit that returned (a batch, or an item of a failed batch retried alone), with its size and
+   * the milliseconds it took on `now`'s clock: what an operator watches to see the database's cost per commit.
+   */
+  onCommitted?(size: number, ms: number): void;
   /** Called when a batch failed as a whole and is retried item by item. */
   onBatchFailure?(error: unknown, size: number): void;
   /**
@@ -112,7 +117,7 @@ export class GroupCommitter<I, O> {
 
   private async run(batch: Waiter<I, O>[]): Promise<void> {
     try {
-      const outcomes = await this.options.commit(batch.map((w) => w.item));
+      const outcomes = await this.timed(batch.map((w) => w.item));
       batch.forEach((w, i) => settle(w, outcomes[i]!));
       return;
     } catch (error) {
@@ -125,12 +130,19 @@ export class GroupCommitter<I, O> {
     // One bad item must not fail its neighbours: retry each alone.
     for (const w of batch) {
       try {
-        const [outcome] = await this.options.commit([w.item]);
+        const [outcome] = await this.timed([w.item]);
         settle(w, outcome!);
       } catch (error) {
         w.reject(error);
       }
     }
+  }
+
+  private async timed(items: I[]): Promise<(O | ItemFailure)[]> {
+    const started = this.now();
+    const outcomes = await this.options.commit(items);
+    this.options.onCommitted?.(items.length, this.now() - started);
+    return outcomes;
   }
 }
 

@@ -12,6 +12,8 @@ import { storeBatch, type BatchOutbox, type PendingEvent, type StoredOutcome } f
 export interface IngestObserver {
   stored(outcome: StoredOutcome): void;
   batchFailed(error: unknown, size: number): void;
+  /** A group commit returned: how many events it carried and how long it took. */
+  committed(size: number, ms: number): void;
 }
 
 export interface IngestorOptions {
@@ -50,6 +52,7 @@ export class Ingestor {
       overlapAfterMs: options.database.commitOverlapMs,
       commit: (items) => this.commit(items),
       onBatchFailure: (error, size) => options.observer.batchFailed(error, size),
+      onCommitted: (size, ms) => options.observer.committed(size, ms),
       isolate: (error) => faultKind(error) === undefined,
     });
   }

@@ -49,6 +49,21 @@ describe.each(testDrivers())('operations routes on %s', (driver) => {
     expect(text).toMatch(/vigil_events_by_tag_total\{tag="new_device"\} [1-9]/);
   });
 
+  it('exposes each group commit: how long it took and how many events it carried', async () => {
+    const before = (await server.get('/metrics', { key: null })).text;
+    const events = Array.from({ length: 3 }, (_, i) => ({ event: 'login', properties: { device_id: `commit-metrics-${i}` } }));
+    expect((await server.post('/events/batch', { events })).status).toBe(200);
+    const after = (await server.get('/metrics', { key: null })).text;
+    const value = (text: string, series: string) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    const grew = (series: string) => value(after, series) - value(before, series);
+    // The batch's events may be committed together or apart, but every one of them in some commit.
+    expect(grew('vigil_group_commit_events_sum')).toBe(3);
+    expect(grew('vigil_group_commit_events_count')).toBeGreaterThanOrEqual(1);
+    expect(grew('vigil_group_commit_duration_seconds_count')).toBe(grew('vigil_group_commit_events_count'));
+    expect(grew('vigil_group_commit_duration_seconds_sum')).toBeGreaterThan(0);
+    expect(after).toMatch(/^vigil_group_commit_duration_seconds_bucket\{le="0.01"\} \d+$/m);
+  });
+
   it('explains problem types', async () => {
     const res = await server.get('/problems/rate_limited', { key: null });
     expect(res.body).toMatchObject({ type: '/problems/rate_limited', status: 429 });
