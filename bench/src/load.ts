@@ -227,7 +227,7 @@ console.log(
 for (const run of runs) {
   console.log(`${run.target.name.padEnd(18)} ${run.cpuWait.map((w) => (w === undefined ? '?' : `${(w * 100).toFixed(0)} %`)).join(' / ')}`);
 }
-console.log(`\nThe server's pauses in each steady round, settling seconds included (from its /metrics)`);
+console.log(`\nThe server's pauses and group commits in each steady round, settling seconds included (from its /metrics)`);
 for (const run of runs.filter((r) => r.pauses.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.pauses.join(' | ')}`);
 
 // The goals, judged on this run's figures (goals.ts says how targets run at different moments are compared).

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { describePauses, parseMetrics, pausesBetween } from './pauses.js';
 
 /** A /metrics text as prom-client writes it, with two GC kinds. */
-const metrics = (minor: [count: number, upTo10Ms: number, seconds: number], major: [number, number, number], loopMax: number, loopP99: number) =>
+const metrics = (
+  minor: [count: number, upTo10Ms: number, seconds: number],
+  major: [number, number, number],
+  loopMax: number,
+  loopP99: number,
+  commits: [count: number, upTo10Ms: number, events: number],
+) =>
   [
     '# HELP vigil_nodejs_gc_duration_seconds Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
     '# TYPE vigil_nodejs_gc_duration_seconds histogram',
@@ -17,13 +23,21 @@ const metrics = (minor: [count: number, upTo10Ms: number, seconds: number], majo
     `vigil_nodejs_gc_duration_seconds_count{kind="major"} ${major[0]}`,
     `vigil_nodejs_eventloop_lag_max_seconds ${loopMax}`,
     `vigil_nodejs_eventloop_lag_p99_seconds ${loopP99}`,
+    `vigil_group_commit_duration_seconds_bucket{le="0.005"} ${commits[1] - 1}`,
+    `vigil_group_commit_duration_seconds_bucket{le="0.01"} ${commits[1]}`,
+    `vigil_group_commit_duration_seconds_bucket{le="+Inf"} ${commits[0]}`,
+    `vigil_group_commit_duration_seconds_sum 1.5`,
+    `vigil_group_commit_duration_seconds_count ${commits[0]}`,
+    `vigil_group_commit_events_bucket{le="+Inf"} ${commits[0]}`,
+    `vigil_group_commit_events_sum ${commits[2]}`,
+    `vigil_group_commit_events_count ${commits[0]}`,
     '',
   ].join('\n');
 
 describe("a Vigil server's pauses from its /metrics", () => {
   it('counts the GCs and their time between two scrapes, and takes the event loop figures of the second', () => {
-    const before = parseMetrics(metrics([100, 100, 0.2], [2, 1, 0.015], 0.5, 0.05));
-    const after = parseMetrics(metrics([190, 189, 0.35], [4, 2, 0.045], 0.027, 0.0031));
+    const before = parseMetrics(metrics([100, 100, 0.2], [2, 1, 0.015], 0.5, 0.05, [50, 48, 120]));
+    const after = parseMetrics(metrics([190, 189, 0.35], [4, 2, 0.045], 0.027, 0.0031, [4050, 4041, 9320]));
     const pauses = pausesBetween(before, after);
     expect(pauses).toEqual({
       loopMaxMs: 27,
@@ -32,7 +46,17 @@ describe("a Vigil server's pauses from its /metrics", () => {
       gcsOver10Ms: 2,
       gcMs: expect.closeTo(180, 6),
       majorGcMs: expect.closeTo(30, 6),
+      commits: 4000,
+      commitEvents: 9200,
+      commitsOver10Ms: 7,
     });
-    expect(describePauses(pauses)).toBe("event loop's 10 ms ticks up to 27 ms apart (p99 3 ms); 92 GCs, 2 of them ≥ 10 ms, 180 ms in all (30 ms major)");
+    expect(describePauses(pauses)).toBe(
+      "event loop's 10 ms ticks up to 27 ms apart (p99 3 ms); 92 GCs, 2 of them ≥ 10 ms, 180 ms in all (30 ms major); 4000 group commits of 2.3 events, 7 of them ≥ 10 ms",
+    );
+  });
+
+  it('reads no group commits from a server that has no commit histograms', () => {
+    const text = metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [0, 0, 0]).replace(/^vigil_group_commit.*\n/gm, '');
+    expect(parseMetrics(text).commits).toEqual({ total: 0, upTo10Ms: 0, events: 0 });
   });
 });

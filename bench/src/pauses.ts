@@ -1,7 +1,10 @@
 import { metricValue } from './soak/scrape.js';
 import type { Target } from './targets.js';
 
-/** What a Vigil server's own metrics say of its pauses during a stretch: event-loop delay and garbage collection. */
+/**
+ * What a Vigil server's own metrics say of its pauses during a stretch: event-loop delay, garbage collection, and its
+ * group commits (each holds its events, and the queue behind it, for as long as it takes).
+ */
 export interface Pauses {
   /**
    * The longest interval (ms) between ticks of the 10 ms timer of Node's monitorEventLoopDelay: 10 is no delay, 25 a
@@ -16,6 +19,16 @@ export interface Pauses {
   /** Time in garbage collection (ms), all kinds, and in major (mark-compact) collections alone. */
   gcMs: number;
   majorGcMs: number;
+  /** Group commits, the events they carried, and those that took 10 ms or more. */
+  commits: number;
+  commitEvents: number;
+  commitsOver10Ms: number;
+}
+
+interface Commits {
+  total: number;
+  upTo10Ms: number;
+  events: number;
 }
 
 interface GcCounts {
@@ -27,10 +40,16 @@ interface GcCounts {
 
 /**
  * Sums the GC histogram's count, time and ≤ 10 ms bucket over its kinds (and the time of the major kind), and reads
- * the event loop's longest and 99th-percentile delay, from the server's /metrics text.
+ * the event loop's longest and 99th-percentile delay and the group commits' count, ≤ 10 ms bucket and events, from
+ * the server's /metrics text.
  */
-export function parseMetrics(text: string): { gc: GcCounts; loopMaxMs: number; loopP99Ms: number } {
+export function parseMetrics(text: string): { gc: GcCounts; commits: Commits; loopMaxMs: number; loopP99Ms: number } {
   const gc: GcCounts = { total: 0, upTo10Ms: 0, seconds: 0, majorSeconds: 0 };
+  // A server from before the commit histograms has none: no commits seen.
+  const series = (name: string) => {
+    const found = metricValue(text, name);
+    return Number.isNaN(found) ? 0 : found;
+  };
   // The GC histogram's samples carry a kind label each, so they are summed line by line.
   for (const line of text.split('\n')) {
     const value = Number(line.slice(line.lastIndexOf(' ') + 1));
@@ -42,6 +61,11 @@ export function parseMetrics(text: string): { gc: GcCounts; loopMaxMs: number; l
   }
   return {
     gc,
+    commits: {
+      total: series('vigil_group_commit_duration_seconds_count'),
+      upTo10Ms: series('vigil_group_commit_duration_seconds_bucket{le="0.01"}'),
+      events: series('vigil_group_commit_events_sum'),
+    },
     loopMaxMs: metricValue(text, 'vigil_nodejs_eventloop_lag_max_seconds') * 1000,
     loopP99Ms: metricValue(text, 'vigil_nodejs_eventloop_lag_p99_seconds') * 1000,
   };
@@ -68,9 +92,13 @@ export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: Re
     gcsOver10Ms: gcs - (after.gc.upTo10Ms - before.gc.upTo10Ms),
     gcMs: (after.gc.seconds - before.gc.seconds) * 1000,
     majorGcMs: (after.gc.majorSeconds - before.gc.majorSeconds) * 1000,
+    commits: after.commits.total - before.commits.total,
+    commitEvents: after.commits.events - before.commits.events,
+    commitsOver10Ms: after.commits.total - before.commits.total - (after.commits.upTo10Ms - before.commits.upTo10Ms),
   };
 }
 
 export const describePauses = (p: Pauses) =>
   `event loop's 10 ms ticks up to ${p.loopMaxMs.toFixed(0)} ms apart (p99 ${p.loopP99Ms.toFixed(0)} ms); ${p.gcs} GCs, ${p.gcsOver10Ms} of them ≥ 10 ms, ` +
-  `${p.gcMs.toFixed(0)} ms in all (${p.majorGcMs.toFixed(0)} ms major)`;
+  `${p.gcMs.toFixed(0)} ms in all (${p.majorGcMs.toFixed(0)} ms major); ${p.commits} group commits of ${(p.commitEvents / (p.commits || 1)).toFixed(1)} events, ` +
+  `${p.commitsOver10Ms} of them ≥ 10 ms`;
