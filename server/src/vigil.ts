@@ -133,6 +133,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     legacyHandprints: await LegacyHandprintLinks.open(database.db),
     risk: { tagWeights: config.tagWeights, stages, rules: config.scoreRules },
     maxBatch: env.VIGIL_COMMIT_BATCH_MAX,
+    lingerMs: env.VIGIL_COMMIT_LINGER_MS,
     // Metrics count what was stored; the live feed announces it to subscribers.
     observer: {
       stored: (outcome) => (metrics.stored(outcome), feed.stored(outcome)),

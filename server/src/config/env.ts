@@ -108,6 +108,12 @@ export const envSchema = z.object({
    * meanwhile waits and goes out in one larger, cheaper commit.
    */
   VIGIL_COMMIT_OVERLAP_MS: int(0, 60_000).default(50),
+  /**
+   * How long an event may wait for others to join its group commit (0: it goes as soon as no commit holds it). Under
+   * a light load each commit would carry one or two events and cost a statement, a commit record and a flush each;
+   * this much added latency lets them share one. Off by default: it trades latency for CPU.
+   */
+  VIGIL_COMMIT_LINGER_MS: int(0, 1_000).default(0),
   /** Entries of the per-process cache of device, handprint, registry and contact facts (pipeline/fact-cache.ts); 0: off. */
   VIGIL_FACT_CACHE_ENTRIES: int(0, 10_000_000).default(100_000),
   /** How often key usage (`last_used_at`) is written back, in seconds. */

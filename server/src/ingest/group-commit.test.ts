@@ -1,6 +1,24 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GroupCommitter, ItemFailure } from './group-commit.js';
 
+/** A committer on fake timers whose commits end only when the test says, recording each batch as it starts. */
+const held = (options: { overlapAfterMs?: number; lingerMs?: number; concurrency: number; maxBatch?: number }) => {
+  vi.useFakeTimers();
+  const batches: number[][] = [];
+  const ends: (() => void)[] = [];
+  const gc = new GroupCommitter<number, number>({
+    maxBatch: 100,
+    ...options,
+    now: () => Date.now(),
+    commit: (items) =>
+      new Promise((resolve) => {
+        batches.push(items);
+        ends.push(() => resolve(items));
+      }),
+  });
+  return { gc, batches, ends };
+};
+
 describe('GroupCommitter', () => {
   it('commits concurrent submissions together and answers each in order', async () => {
     const batches: number[][] = [];
@@ -101,24 +119,6 @@ describe('GroupCommitter', () => {
       vi.useRealTimers();
     });
 
-    /** A committer whose commits end only when the test says, recording each batch as it starts. */
-    const held = (options: { overlapAfterMs?: number; concurrency: number }) => {
-      vi.useFakeTimers();
-      const batches: number[][] = [];
-      const ends: (() => void)[] = [];
-      const gc = new GroupCommitter<number, number>({
-        ...options,
-        maxBatch: 100,
-        now: () => Date.now(),
-        commit: (items) =>
-          new Promise((resolve) => {
-            batches.push(items);
-            ends.push(() => resolve(items));
-          }),
-      });
-      return { gc, batches, ends };
-    };
-
     it('holds what arrives during a commit for the next one, which goes out larger', async () => {
       const { gc, batches, ends } = held({ overlapAfterMs: 50, concurrency: 4 });
       const first = gc.submit(1);
@@ -204,6 +204,61 @@ describe('GroupCommitter', () => {
       expect(batches).toEqual([[1], [2]]);
       ends.forEach((end) => end());
       expect(await Promise.all(all)).toEqual([1, 2]);
+    });
+  });
+
+  describe('with lingerMs', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('lets the oldest waiting item wait that long for others, then sends them together', async () => {
+      const { gc, batches, ends } = held({ lingerMs: 3, concurrency: 4 });
+      const all = [gc.submit(1)];
+      await vi.advanceTimersByTimeAsync(2);
+      all.push(gc.submit(2));
+      expect(batches).toEqual([]);
+      // Counted from the first item's arrival, not the last one's.
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([[1, 2]]);
+      ends[0]!();
+      expect(await Promise.all(all)).toEqual([1, 2]);
+    });
+
+    it('sends a full batch at once', async () => {
+      const { gc, batches, ends } = held({ lingerMs: 1000, concurrency: 1, maxBatch: 2 });
+      const all = [gc.submit(1), gc.submit(2)];
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1, 2]]);
+      ends[0]!();
+      expect(await Promise.all(all)).toEqual([1, 2]);
+    });
+
+    it('sends what waited that long behind a commit in flight as soon as it ends', async () => {
+      const { gc, batches, ends } = held({ lingerMs: 3, overlapAfterMs: 50, concurrency: 2 });
+      const all = [gc.submit(1)];
+      await vi.advanceTimersByTimeAsync(3);
+      all.push(gc.submit(2));
+      await vi.advanceTimersByTimeAsync(10);
+      expect(batches).toEqual([[1]]);
+      ends[0]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1], [2]]);
+      ends[1]!();
+      expect(await Promise.all(all)).toEqual([1, 2]);
+    });
+
+    it('drains while the queue lingers', async () => {
+      const { gc, ends } = held({ lingerMs: 5, concurrency: 1 });
+      void gc.submit(1);
+      let drained = false;
+      void gc.drain().then(() => {
+        drained = true;
+      });
+      await vi.advanceTimersByTimeAsync(5);
+      ends[0]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(drained).toBe(true);
     });
   });
 });

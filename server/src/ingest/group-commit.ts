@@ -26,6 +26,13 @@ export interface GroupCommitOptions<I, O> {
    * rest of the queue through once this has passed.
    */
   overlapAfterMs?: number;
+  /**
+   * How long the oldest waiting item may wait for others before its batch starts (0: at once), unless the batch is
+   * full. Under a light load a commit would otherwise carry one or two items, and each commit costs its statement,
+   * its commit record and its flush however small it is; items that already waited this long behind a commit in
+   * flight go as soon as it ends.
+   */
+  lingerMs?: number;
   /** Milliseconds on a monotonic clock (default `performance.now`); tests drive it. */
   now?(): number;
   /**
@@ -44,6 +51,8 @@ export interface GroupCommitOptions<I, O> {
 
 interface Waiter<I, O> {
   item: I;
+  /** When it was submitted, on `now`'s clock. */
+  at: number;
   resolve(outcome: O): void;
   reject(error: unknown): void;
 }
@@ -55,6 +64,7 @@ export class GroupCommitter<I, O> {
   private scheduled = false;
   private idleWaiters: (() => void)[] = [];
   private overlapTimer: NodeJS.Timeout | undefined;
+  private lingerTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: GroupCommitOptions<I, O>) {
@@ -63,7 +73,7 @@ export class GroupCommitter<I, O> {
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, at: this.now(), resolve, reject });
       this.schedule();
     });
   }
@@ -91,6 +101,7 @@ export class GroupCommitter<I, O> {
   private pump(): void {
     while (this.queue.length > 0 && this.starts.length < this.options.concurrency) {
       if (this.starts.length > 0 && this.waitToOverlap()) return;
+      if (this.waitToLinger()) return;
       const batch = this.queue.splice(0, this.options.maxBatch);
       const started = this.now();
       this.starts.push(started);
@@ -112,6 +123,19 @@ export class GroupCommitter<I, O> {
       this.overlapTimer = undefined;
       this.pump();
     }, Math.ceil(wait)).unref();
+    return true;
+  }
+
+  /** True when the queue is not full and its oldest item may wait a while longer for others; it is pumped then. */
+  private waitToLinger(): boolean {
+    if (this.queue.length >= this.options.maxBatch) return false;
+    const wait = this.queue[0]!.at + (this.options.lingerMs ?? 0) - this.now();
+    if (wait <= 0) return false;
+    // Not unref'd, unlike the overlap's timer: nothing else may be in flight to pump the queue.
+    this.lingerTimer ??= setTimeout(() => {
+      this.lingerTimer = undefined;
+      this.pump();
+    }, Math.ceil(wait));
     return true;
   }
 

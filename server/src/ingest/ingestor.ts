@@ -20,6 +20,8 @@ export interface IngestorOptions {
   database: DatabaseHandle;
   risk: RiskOptions;
   maxBatch: number;
+  /** How long the oldest waiting event may wait for others before its group commit starts (GroupCommitOptions.lingerMs). */
+  lingerMs: number;
   observer: IngestObserver;
   /** Hot facts of this process (pipeline/fact-cache.ts); none: every batch reads. */
   cache?: FactCache;
@@ -48,6 +50,7 @@ export class Ingestor {
     this.handprints = new ServerHandprints(options.handprintSecret);
     this.committer = new GroupCommitter({
       maxBatch: options.maxBatch,
+      lingerMs: options.lingerMs,
       concurrency: options.database.maxConcurrency,
       overlapAfterMs: options.database.commitOverlapMs,
       commit: (items) => this.commit(items),

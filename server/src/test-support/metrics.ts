@@ -26,3 +26,9 @@ export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'rep
 export async function diskFlushes(server: TestVigil): Promise<number> {
   return seriesValue(await metricsOf(server), 'vigil_db_flushes_total') ?? Number.NaN;
 }
+
+/** Group commits of a process since it started and the events they carried, from its /metrics. */
+export async function groupCommits(server: TestVigil): Promise<{ commits: number; events: number }> {
+  const text = await metricsOf(server);
+  return { commits: seriesValue(text, 'vigil_group_commit_events_count') ?? 0, events: seriesValue(text, 'vigil_group_commit_events_sum') ?? 0 };
+}
