@@ -6,16 +6,17 @@ import { insightBody } from './insight-body.js';
 /**
  * The durable floor: the bare route plus the one thing Vigil promises of every answer — the event is in PostgreSQL,
  * committed, before the answer goes out. Each body is stored whole as one jsonb row, and concurrent requests share
- * commits the way Vigil's do (a pool of 10; one commit in flight, another beside it once the newest in flight has run
- * VIGIL_COMMIT_OVERLAP_MS, up to VIGIL_COMMIT_CONCURRENCY, Vigil's defaults unless the shell sets them, as it does for
- * the Vigil measured beside), so floor ÷ bare is what durability alone costs on this machine and Vigil ÷ floor is
- * what everything else in Vigil costs.
+ * commits the way Vigil's do (a pool of 10; a commit starts once its oldest request has waited VIGIL_COMMIT_LINGER_MS or
+ * it is full; one in flight, another beside it once the newest in flight has run VIGIL_COMMIT_OVERLAP_MS, up to
+ * VIGIL_COMMIT_CONCURRENCY; Vigil's defaults unless the shell sets them, as it does for the Vigil measured beside), so
+ * floor ÷ bare is what durability alone costs on this machine and Vigil ÷ floor is what everything else in Vigil costs.
  */
 const POOL_SIZE = 10;
 // As Vigil reads them (config/env.ts, db/open.ts): at most one commit per connection but one.
 const COMMITS_IN_FLIGHT = Math.max(1, Math.min(Number(process.env.VIGIL_COMMIT_CONCURRENCY ?? 4), POOL_SIZE - 1));
 const OVERLAP_AFTER_MS = Number(process.env.VIGIL_COMMIT_OVERLAP_MS ?? 50);
 const MAX_BATCH = Number(process.env.VIGIL_COMMIT_BATCH_MAX ?? 500);
+const LINGER_MS = Number(process.env.VIGIL_COMMIT_LINGER_MS ?? 0);
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
 await pool.query(`CREATE TABLE IF NOT EXISTS floor_events (
@@ -26,6 +27,7 @@ await pool.query(`CREATE TABLE IF NOT EXISTS floor_events (
 
 interface Waiting {
   row: { id: string; body: unknown };
+  at: number;
   done(error?: unknown): void;
 }
 const queue: Waiting[] = [];
@@ -36,6 +38,7 @@ const queue: Waiting[] = [];
  */
 const starts: number[] = [];
 let overlapTimer: NodeJS.Timeout | undefined;
+let lingerTimer: NodeJS.Timeout | undefined;
 
 function pump(): void {
   while (queue.length > 0 && starts.length < COMMITS_IN_FLIGHT) {
@@ -46,6 +49,16 @@ function pump(): void {
           overlapTimer = undefined;
           pump();
         }, Math.ceil(wait)).unref();
+      }
+      return;
+    }
+    const linger = queue.length >= MAX_BATCH ? 0 : queue[0]!.at + LINGER_MS - performance.now();
+    if (linger > 0) {
+      if (lingerTimer === undefined) {
+        lingerTimer = setTimeout(() => {
+          lingerTimer = undefined;
+          pump();
+        }, Math.ceil(linger));
       }
       return;
     }
@@ -69,7 +82,7 @@ function pump(): void {
 
 function store(body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
-    queue.push({ row: { id: randomUUID(), body }, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    queue.push({ row: { id: randomUUID(), body }, at: performance.now(), done: (error) => (error === undefined ? resolve() : reject(error)) });
     // Requests parsed in the same I/O turn share a commit, as in Vigil.
     if (queue.length === 1) setImmediate(pump);
   });
