@@ -97,6 +97,20 @@ describe('GroupCommitter', () => {
     ]);
   });
 
+  it('answers a written batch whose observer throws, without writing it again', async () => {
+    const batches: number[][] = [];
+    const gc = new GroupCommitter<number, number>({
+      commit: async (items) => (batches.push(items), items),
+      maxBatch: 100,
+      concurrency: 1,
+      onCommitted: () => {
+        throw new Error('observer broke');
+      },
+    });
+    expect(await Promise.all([1, 2].map((n) => gc.submit(n)))).toEqual([1, 2]);
+    expect(batches).toEqual([[1, 2]]);
+  });
+
   it('drains: resolves once everything submitted is committed', async () => {
     let committed = 0;
     const gc = new GroupCommitter<number, number>({
@@ -248,6 +262,17 @@ describe('GroupCommitter', () => {
       expect(await Promise.all(all)).toEqual([1, 2]);
     });
 
+    it('sends one full batch at once from a longer queue, and lets the rest linger', async () => {
+      const { gc, batches, ends } = held({ lingerMs: 5, concurrency: 2, maxBatch: 2 });
+      const all = [1, 2, 3].map((n) => gc.submit(n));
+      await vi.advanceTimersByTimeAsync(4);
+      expect(batches).toEqual([[1, 2]]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([[1, 2], [3]]);
+      ends.forEach((end) => end());
+      expect(await Promise.all(all)).toEqual([1, 2, 3]);
+    });
+
     it('drains while the queue lingers', async () => {
       const { gc, ends } = held({ lingerMs: 5, concurrency: 1 });
       void gc.submit(1);
@@ -255,7 +280,10 @@ describe('GroupCommitter', () => {
       void gc.drain().then(() => {
         drained = true;
       });
-      await vi.advanceTimersByTimeAsync(5);
+      await vi.advanceTimersByTimeAsync(4);
+      expect(drained).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(drained).toBe(false);
       ends[0]!();
       await vi.advanceTimersByTimeAsync(0);
       expect(drained).toBe(true);

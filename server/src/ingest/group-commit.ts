@@ -103,6 +103,9 @@ export class GroupCommitter<I, O> {
       if (this.starts.length > 0 && this.waitToOverlap()) return;
       if (this.waitToLinger()) return;
       const batch = this.queue.splice(0, this.options.maxBatch);
+      // A linger pending for items now in this batch would only pump again, and keep a closing process alive.
+      clearTimeout(this.lingerTimer);
+      this.lingerTimer = undefined;
       const started = this.now();
       this.starts.push(started);
       void this.run(batch).finally(() => {
@@ -165,7 +168,11 @@ export class GroupCommitter<I, O> {
   private async timed(items: I[]): Promise<(O | ItemFailure)[]> {
     const started = this.now();
     const outcomes = await this.options.commit(items);
-    this.options.onCommitted?.(items.length, this.now() - started);
+    try {
+      this.options.onCommitted?.(items.length, this.now() - started);
+    } catch {
+      // The batch is durable: a failing observer must not make it look failed, and retried (written) again.
+    }
     return outcomes;
   }
 }
