@@ -83,8 +83,8 @@ function pump(): void {
 function store(body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
     queue.push({ row: { id: randomUUID(), body }, at: performance.now(), done: (error) => (error === undefined ? resolve() : reject(error)) });
-    // Requests parsed in the same I/O turn share a commit, as in Vigil.
-    if (queue.length === 1) setImmediate(pump);
+    // Requests parsed in the same I/O turn share a commit, as in Vigil; a full queue need not linger.
+    if (queue.length === 1 || queue.length === MAX_BATCH) setImmediate(pump);
   });
 }
 
