@@ -3,6 +3,9 @@ import type { FactCache } from '../pipeline/fact-cache.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
 import type { PoolStats } from '../db/session-pool.js';
 
+/** Buckets of the latency histograms (seconds): from a millisecond, where a request or a commit is quick, to 2.5 s. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
 /** Prometheus metrics, on a registry of their own so several servers can live in one process (tests). */
 export class Metrics implements IngestObserver {
   readonly registry = new Registry();
@@ -16,7 +19,7 @@ export class Metrics implements IngestObserver {
     name: 'vigil_http_request_duration_seconds',
     help: 'HTTP request latency by method and route.',
     labelNames: ['method', 'route'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
   private readonly ingested = new Counter({
@@ -44,7 +47,7 @@ export class Metrics implements IngestObserver {
   private readonly commitDuration = new Histogram({
     name: 'vigil_group_commit_duration_seconds',
     help: "Group commits by how long each took, from its batch's start to its durable end: the read, the evaluation, the write and the flush. Every event in a batch waits this long, and the queue behind it may too.",
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
   private readonly commitSize = new Histogram({

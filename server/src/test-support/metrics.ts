@@ -6,7 +6,8 @@ const metricsOf = async (server: TestVigil) => (await server.get('/metrics', { k
 /** The value of one series (`name{labels}`) in a /metrics text, or undefined when it is not there. */
 const seriesValue = (text: string, series: string): number | undefined => {
   const escaped = series.replace(/[{}]/g, '\\$&');
-  const found = new RegExp(`^${escaped} (\\d+)$`, 'm').exec(text)?.[1];
+  // Counters are whole; a histogram's sum of seconds is not.
+  const found = new RegExp(`^${escaped} (\\d+(?:\\.\\d+)?(?:e-?\\d+)?)$`, 'm').exec(text)?.[1];
   return found === undefined ? undefined : Number(found);
 };
 
@@ -27,8 +28,17 @@ export async function diskFlushes(server: TestVigil): Promise<number> {
   return seriesValue(await metricsOf(server), 'vigil_db_flushes_total') ?? Number.NaN;
 }
 
-/** Group commits of a process since it started and the events they carried, from its /metrics. */
-export async function groupCommits(server: TestVigil): Promise<{ commits: number; events: number }> {
+/**
+ * Group commits of a process since it started, from its /metrics: as counted by each of the two histograms, the
+ * events they carried, and the seconds they took.
+ */
+export async function groupCommits(server: TestVigil): Promise<{ commits: number; events: number; timed: number; seconds: number }> {
   const text = await metricsOf(server);
-  return { commits: seriesValue(text, 'vigil_group_commit_events_count') ?? 0, events: seriesValue(text, 'vigil_group_commit_events_sum') ?? 0 };
+  const value = (series: string) => seriesValue(text, series) ?? 0;
+  return {
+    commits: value('vigil_group_commit_events_count'),
+    events: value('vigil_group_commit_events_sum'),
+    timed: value('vigil_group_commit_duration_seconds_count'),
+    seconds: value('vigil_group_commit_duration_seconds_sum'),
+  };
 }
