@@ -119,7 +119,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     maxQueue: env.VIGIL_LIVE_MAX_QUEUE,
     announceEveryMs: env.VIGIL_LIVE_ANNOUNCE_MS,
   });
-  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES);
+  // PGlite runs one transaction at a time, which lets a group commit prove its cached facts current (FactCache).
+  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES, database.driver === 'pglite');
   metrics.watchFactCache(facts);
   const pools = database.pools?.bind(database);
   if (pools) metrics.watchPools(pools);

@@ -73,11 +73,19 @@ export class Metrics implements IngestObserver {
     });
     new Gauge({
       name: 'vigil_fact_cache_group_commits',
-      help: 'Group commits since start: cached (no read statement), read, or stale (cached, found changed in the write, read again).',
+      help: 'Group commits since start: cached (no read statement), read, or stale (cached, found changed in the write or, on PGlite, not proven current, read again).',
       labelNames: ['outcome'] as const,
       registers: [this.registry],
       collect() {
         for (const [outcome, n] of Object.entries(cache.commits)) this.set({ outcome }, n);
+      },
+    });
+    new Gauge({
+      name: 'vigil_fact_cache_unchecked_commits',
+      help: 'Group commits since start whose cached facts needed no check in the write: nothing else had written since they were proven current (PGlite only).',
+      registers: [this.registry],
+      collect() {
+        this.set(cache.unchecked);
       },
     });
   }

@@ -5,7 +5,7 @@ import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
 import { ItemFailure } from './group-commit.js';
-import { isStaleFacts, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
+import { isStaleFacts, writtenSince, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
 import type { Insights } from '../pipeline/insights.js';
 import type { NormalizedEvent } from '../pipeline/event.js';
 import { cachedSightings, readSightings, resolveSightings } from '../pipeline/sightings.js';
@@ -55,18 +55,23 @@ export async function storeBatch(
   outbox?: BatchOutbox,
 ): Promise<(StoredOutcome | ItemFailure)[]> {
   const pending = batch.map((p) => ({ ...p, eventId: newId('evt') }));
-  if (risk.stages.some((s) => s.transactional?.(pending))) {
-    return db.transaction((tx) => storeIn(tx, pending, risk, true, undefined, false, outbox));
-  }
-  if (!cache || cache.capacity === 0) return storeIn(db, pending, risk, false, undefined, false, outbox);
+  const leave = cache?.enter();
   try {
-    return await storeIn(db, pending, risk, false, cache, false, outbox);
-  } catch (error) {
-    // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
-    // the cache.
-    if (!isStaleFacts(error)) throw error;
-    cache.commits.stale++;
-    return storeIn(db, pending, risk, false, cache, true, outbox);
+    if (risk.stages.some((s) => s.transactional?.(pending))) {
+      return await db.transaction((tx) => storeIn(tx, pending, risk, true, undefined, false, outbox));
+    }
+    if (!cache || cache.capacity === 0) return await storeIn(db, pending, risk, false, undefined, false, outbox);
+    try {
+      return await storeIn(db, pending, risk, false, cache, false, outbox);
+    } catch (error) {
+      // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
+      // the cache.
+      if (!isStaleFacts(error)) throw error;
+      cache.commits.stale++;
+      return await storeIn(db, pending, risk, false, cache, true, outbox);
+    }
+  } finally {
+    leave?.();
   }
 }
 
@@ -102,8 +107,10 @@ async function storeIn(
     await preparedRows(db, sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(q.k, 7) AS h FROM ${keys(sorted)} ORDER BY 1) AS locks`);
   }
 
-  const cached: (CachedPart | undefined)[] =
-    cache && !readEverything ? [...cachedSightings(batch, cache), ...risk.stages.map((s) => s.cached?.(batch, cache))] : [];
+  const { taken: cached, after } =
+    cache && !readEverything
+      ? cache.serve((): (CachedPart | undefined)[] => [...cachedSightings(batch, cache), ...risk.stages.map((s) => s.cached?.(batch, cache))])
+      : { taken: [] as (CachedPart | undefined)[], after: undefined };
   let sightingReads: Sql[] | undefined;
   const reads = [
     () => (sightingReads ??= readSightings(batch))[0]!,
@@ -111,11 +118,19 @@ async function storeIn(
     ...risk.stages.map((s) => () => s.read?.(batch) ?? null),
   ].map((read, i) => (cached[i] ? null : read()));
   const toRead = reads.some((r) => r !== null);
-  const [stored, ...parts] = toRead
-    ? await readAll(db, [keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`, ...reads.map((r) => r ?? sql`NULL::json`)])
-    : [null];
+  // On a serial database the read also says which transaction id comes next, so that the commit can tell whether
+  // anything was written between the two (FactCache.committed).
+  const serial = cache?.serial === true;
+  const [readBefore, stored, ...parts] = toRead
+    ? await readAll(db, [
+        serial ? sql`pg_snapshot_xmax(pg_current_snapshot())::text` : sql`NULL::text`,
+        keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
+        ...reads.map((r) => r ?? sql`NULL::json`),
+      ])
+    : [null, null];
   const [devices, handprints, ...facts] = reads.map((_, i) => (cached[i] ? cached[i].facts : (parts[i] ?? null)));
-  const stale = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
+  const checks = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
+  const stale = checks.length === 0 ? [] : after === undefined ? checks : [writtenSince(after)];
   for (const [k, response] of answersOf(stored)) {
     for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
     keyed.delete(k);
@@ -137,13 +152,19 @@ async function storeIn(
     const { sightings, writes, remember } = resolveSightings(pending, [devices, handprints]);
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
     const answers = evaluated.insights.map((insights) => JSON.stringify(insights));
-    const { claim, insert } = insertEvents(pending, evaluated.insights, answers, stale);
+    const { claim, insert } = insertEvents(pending, evaluated.insights, answers, stale, serial);
     const parts = [...writes, ...evaluated.writes, ...(claim ? [claim] : [])];
     // writeAll names its parts w0, w1, …: the outbox reads the claim's RETURNING by that name.
     const announce = outbox?.(pending, evaluated.insights, claim ? raw(`w${parts.length - 1}`) : null);
-    const inserted = await writeAll<{ id: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) => insert(claim ? ctes[parts.length - 1]! : null));
+    const inserted = await writeAll<{ id: string; xid?: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) =>
+      insert(claim ? ctes[parts.length - 1]! : null),
+    );
     if (cache) {
-      for (const r of [remember, ...evaluated.remember]) r(cache);
+      const xid = inserted[0]?.xid === undefined ? undefined : BigInt(inserted[0].xid);
+      if (checks.length > 0 && after !== undefined) cache.unchecked++;
+      cache.committed(xid, toRead ? (typeof readBefore === 'string' ? BigInt(readBefore) : undefined) : null, () => {
+        for (const r of [remember, ...evaluated.remember]) r(cache);
+      });
       cache.commits[toRead ? 'read' : 'cached']++;
     }
     const stored = new Set(inserted.map((r) => r.id));
@@ -214,6 +235,7 @@ function insertEvents(
   insights: Insights[],
   answers: readonly string[],
   stale: readonly Sql[],
+  withXid: boolean,
 ): { claim: Sql | null; insert: (claimed: Sql | null) => Sql } {
   const keyed: { k: string; i: string; id: string; at: string }[] = [];
   // Each row's JSON with its answer spliced in as already serialised: the answer is serialised once, for both
@@ -261,6 +283,6 @@ function insertEvents(
     WHERE ${stale.length > 0 ? sql`CASE WHEN (SELECT vigil_facts_hold(${join(stale, ' OR ')})) THEN ` : sql``}
       (t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``})
       ${stale.length > 0 ? sql`END` : sql``}
-    RETURNING id`;
+    RETURNING id${withXid ? sql`, pg_current_xact_id()::text AS xid` : sql``}`;
   return { claim, insert };
 }

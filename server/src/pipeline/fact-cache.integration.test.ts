@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
 import { connectionsOpened, factCacheCommits } from '../test-support/metrics.js';
@@ -80,6 +81,38 @@ for (const driver of testDrivers()) {
       // Another process's write is found by the check in the write; this process's own write refreshed its cache.
       if (answerer !== changer) expect((await commits(answerer)).stale).toBe(changed.stale + 1);
       else expect((await commits(answerer)).cached).toBe(changed.cached + 1);
+    });
+
+    it('answers a fact written by a statement that announced nothing, after events of other devices', async () => {
+      await warm(answerer, 'quiet-dev', 'ivan@example.com');
+      await warm(answerer, 'busy-dev', 'leo@example.com');
+      expect((await event(answerer, 'quiet-dev', 'ivan@example.com')).current_tags).not.toContain('multi_user');
+      // Not through Vigil: no notification drops the cached identities; only the check in the write can see it.
+      await answerer.database.db.execute(
+        sql`INSERT INTO device_identities (device_id, identity, first_seen, last_seen) VALUES ('quiet-dev', 'judy@example.com', now(), now())`,
+      );
+      // Commits in between that do not use the changed fact must not make it look current again.
+      await event(answerer, 'busy-dev', 'leo@example.com');
+      await event(answerer, 'busy-dev', 'leo@example.com');
+      expect((await event(answerer, 'quiet-dev', 'ivan@example.com')).current_tags).toContain('multi_user');
+    });
+
+    it('skips the check of cached facts only on PGlite, while nothing else writes', async () => {
+      await warm(answerer, 'calm-dev', 'kate@example.com');
+      const before = await commits(answerer);
+      await event(answerer, 'calm-dev', 'kate@example.com');
+      await event(answerer, 'calm-dev', 'kate@example.com');
+      const after = await commits(answerer);
+      expect(after.cached).toBe(before.cached + 2);
+      expect(after.unchecked).toBe(before.unchecked + (driver === 'pglite' ? 2 : 0));
+
+      // A transaction of anything else's comes between: the next commit checks, and what it made is trusted after.
+      await answerer.database.db.execute(sql`UPDATE device_identities SET last_seen = last_seen WHERE device_id = 'calm-dev'`);
+      await event(answerer, 'calm-dev', 'kate@example.com');
+      // On PGlite the write found its transaction id was not the next one, and was undone and read afresh.
+      expect(await commits(answerer)).toMatchObject({ unchecked: after.unchecked, stale: after.stale + (driver === 'pglite' ? 1 : 0) });
+      await event(answerer, 'calm-dev', 'kate@example.com');
+      expect((await commits(answerer)).unchecked).toBe(after.unchecked + (driver === 'pglite' ? 1 : 0));
     });
 
     it('counts a device another process saw with an e-mail', async () => {

@@ -38,6 +38,84 @@ describe('FactCache', () => {
   });
 });
 
+describe('FactCache on a serial database', () => {
+  /** A commit as transaction `xid` that remembers `key`, after a read that saw `read` as the next id, if it read. */
+  const commit = (cache: FactCache, xid: bigint | undefined, key: string, read?: bigint | 'unknown') =>
+    cache.committed(xid, read === undefined ? null : read === 'unknown' ? undefined : read, () => cache.set(key, xid === undefined ? 0 : Number(xid)));
+  const serve = (cache: FactCache, key: string) => cache.serve(() => cache.get(key)).after;
+
+  it('proves what the first commit made current, and nothing set before it', () => {
+    const cache = new FactCache(8, true);
+    cache.set('old', 1); // not by a commit
+    expect(serve(cache, 'old')).toBeUndefined();
+    commit(cache, 10n, 'a');
+    expect(serve(cache, 'a')).toBe(10n);
+    expect(serve(cache, 'old')).toBeUndefined();
+  });
+
+  it('trusts entries only while each commit follows the last one', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    commit(cache, 12n, 'b');
+    expect(serve(cache, 'a')).toBe(12n);
+    expect(serve(cache, 'b')).toBe(12n);
+    // Transaction 13 was someone else's: 'a' and 'b', set before it, are checked again; 'c', set by 14 after its
+    // check (it did not follow 12, so it checked), is current.
+    commit(cache, 14n, 'c');
+    expect(serve(cache, 'a')).toBeUndefined();
+    expect(serve(cache, 'c')).toBe(14n);
+    commit(cache, 15n, 'a');
+    expect(serve(cache, 'a')).toBe(15n);
+    expect(serve(cache, 'b')).toBeUndefined();
+  });
+
+  it('trusts what a commit read only when nothing was written between the read and the commit', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a', 11n);
+    expect(serve(cache, 'a')).toBe(11n);
+    commit(cache, 12n, 'b', 11n); // read before 11 was written: what 11 changed may be missing from it
+    expect(serve(cache, 'b')).toBeUndefined();
+    expect(serve(cache, 'a')).toBe(12n);
+    commit(cache, 13n, 'c', 'unknown'); // the read could not say
+    expect(serve(cache, 'c')).toBeUndefined();
+  });
+
+  it('forgets the chain after a commit of unknown id', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    commit(cache, undefined, 'b');
+    expect(serve(cache, 'b')).toBeUndefined();
+    expect(serve(cache, 'a')).toBeUndefined();
+    commit(cache, 12n, 'c');
+    expect(serve(cache, 'a')).toBeUndefined();
+    expect(serve(cache, 'c')).toBe(12n);
+  });
+
+  it('proves nothing to a batch while another is under way, whose write may come first', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    const leaveFirst = cache.enter();
+    expect(serve(cache, 'a')).toBe(10n);
+    const leaveSecond = cache.enter();
+    expect(serve(cache, 'a')).toBeUndefined();
+    leaveFirst();
+    leaveFirst(); // leaving twice counts once
+    expect(serve(cache, 'a')).toBe(10n);
+    leaveSecond();
+  });
+
+  it('proves nothing on a database that is not serial', () => {
+    const cache = new FactCache(8);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    expect(serve(cache, 'a')).toBeUndefined();
+    expect(cache.get('a')).toBe(11);
+  });
+});
+
 describe('isStaleFacts', () => {
   const stale = Object.assign(new Error('cached facts changed'), { code: STALE_FACTS });
   it('finds vigil_facts_hold raising, directly and through a driver wrapper', () => {

@@ -18,6 +18,13 @@ const NO_ROW = Symbol('no such row');
  * answer correct, so another process's change is reflected by the first batch after it, notified or not.
  *
  * Bounded: least recently used entries go first. Capacity 0 turns the cache off (every batch reads).
+ *
+ * On a serial database (PGlite: one connection, so one transaction at a time) the check can be proven needless, and
+ * then the write only compares its own transaction id with the one expected (`writtenSince`): every transaction
+ * that writes takes the next id, so a group commit whose id follows the last one's directly ran with nothing
+ * written between them. Entries are stamped with the epoch they
+ * were set in; the epoch moves on whenever a commit's id does not follow the last one's (something else wrote, or
+ * a commit failed), so entries set before it are checked again when next used. See `serve` and `committed`.
  */
 export class FactCache {
   /**
@@ -26,11 +33,27 @@ export class FactCache {
    * rebuilt the whole table: a stall of the event loop of 7–60 ms at 40,000–100,000 entries (measured, against
    * under 1 µs a hit). Undefined at capacity 0: nothing is kept.
    */
-  private readonly entries: LRUCache<string, NonNullable<unknown>> | undefined;
+  private readonly entries: LRUCache<string, Stamped> | undefined;
   /** Group commits since start by where their facts came from (`stale`: cached, found changed, read again). */
   readonly commits = { cached: 0, read: 0, stale: 0 };
+  /** Group commits since start that used cached facts with no check, proven current (serial databases only). */
+  unchecked = 0;
+  /** Entries stamped with this epoch were current after `lastCommit` (serial databases only). */
+  private epoch = 0;
+  /** The transaction id of the last group commit this cache saw written; undefined: none, or not known. */
+  private lastCommit: bigint | undefined;
+  /** The stamp `set` gives: UNTRUSTED except while a commit that proved its facts current remembers them. */
+  private stamp = UNTRUSTED;
+  /** While a batch takes its facts (`serve`): whether any entry it took was not stamped with the current epoch. */
+  private servedUntrusted = false;
+  /** Group commits under way (`enter`): while another may write before it, a batch proves nothing. */
+  private active = 0;
 
-  constructor(readonly capacity: number) {
+  /** `serial`: the database runs one transaction at a time (PGlite), so checks can be proven needless. */
+  constructor(
+    readonly capacity: number,
+    readonly serial = false,
+  ) {
     this.entries = capacity > 0 ? new LRUCache({ max: capacity }) : undefined;
   }
 
@@ -40,13 +63,15 @@ export class FactCache {
 
   /** The entry, or undefined when absent. `null` is a cached fact: "no such row". */
   get<T>(key: string): T | undefined {
-    const value = this.entries?.get(key);
-    return (value === NO_ROW ? null : value) as T | undefined;
+    const entry = this.entries?.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.epoch !== this.epoch) this.servedUntrusted = true;
+    return (entry.value === NO_ROW ? null : entry.value) as T | undefined;
   }
 
   set(key: string, value: unknown): void {
     if (value === undefined) this.drop(key);
-    else this.entries?.set(key, value === null ? NO_ROW : value);
+    else this.entries?.set(key, { value: value === null ? NO_ROW : value, epoch: this.stamp });
   }
 
   drop(key: string): void {
@@ -56,6 +81,72 @@ export class FactCache {
   clear(): void {
     this.entries?.clear();
   }
+
+  /**
+   * Runs `take`, which takes a batch's facts from the cache, and says after which group commit they are proven
+   * current: the last one's transaction id, when every entry taken was stamped after it and the database is
+   * serial. The batch's write then needs no check if its own transaction id comes next (see `writtenSince`).
+   */
+  serve<T>(take: () => T): { taken: T; after: bigint | undefined } {
+    this.servedUntrusted = false;
+    const taken = take();
+    const after = this.serial && this.active <= 1 && !this.servedUntrusted ? this.lastCommit : undefined;
+    return { taken, after };
+  }
+
+  /**
+   * A group commit begins; call the function returned when it has ended, written or not. A batch that takes facts
+   * while another is under way gets nothing proven (`serve`): the other's write may come before its own.
+   */
+  enter(): () => void {
+    this.active++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.active--;
+    };
+  }
+
+  /**
+   * A group commit was written as transaction `xid` (undefined: not known), and `remember` puts what it read and
+   * wrote in the cache. A commit whose id does not follow the last one's starts a new epoch: something else wrote
+   * between them, and every entry set before may have changed. Its own entries are current all the same: what it
+   * took from the cache was checked against the rows as they were when it ran (only a commit that follows is
+   * written without that check), and so is what it made of them; what it read is, if nothing was written between its read and
+   * its write (`readBefore`: the id the next transaction would take, as the read saw it; null: it read nothing).
+   */
+  committed(xid: bigint | undefined, readBefore: bigint | undefined | null, remember: () => void): void {
+    const follows = this.serial && xid !== undefined && this.lastCommit !== undefined && xid === this.lastCommit + 1n;
+    if (!follows) this.epoch++;
+    this.stamp = this.serial && xid !== undefined && (readBefore === null || readBefore === xid) ? this.epoch : UNTRUSTED;
+    try {
+      remember();
+    } finally {
+      this.stamp = UNTRUSTED;
+    }
+    this.lastCommit = this.serial ? xid : undefined;
+  }
+}
+
+/** An entry and the epoch it was set in. */
+interface Stamped {
+  value: NonNullable<unknown>;
+  epoch: number;
+}
+
+/** The stamp of an entry never proven current: no epoch has this number. */
+const UNTRUSTED = -1;
+
+/**
+ * The check of a batch whose cached facts were all proven current after transaction `after` (FactCache.serve): true,
+ * so that `vigil_facts_hold` undoes the write and the batch is read afresh as a stale one is, unless the batch's own
+ * transaction id is the next one, when nothing can have been written since. It stands for the comparison of every
+ * fact with its row, not beside it: that comparison's subqueries cost PostgreSQL their set-up in every write even
+ * when a CASE skipped them, about a sixth of PGlite's CPU per event.
+ */
+export function writtenSince(after: bigint): Sql {
+  return sql`pg_current_xact_id() <> ${String(after + 1n)}::xid8`;
 }
 
 /**
