@@ -73,7 +73,7 @@ export class Metrics implements IngestObserver {
     });
     new Gauge({
       name: 'vigil_fact_cache_group_commits',
-      help: 'Group commits since start: cached (no read statement), read, or stale (cached, found changed in the write or, on PGlite, not proven current, read again).',
+      help: 'Group commits since start: cached (no read statement), read, stale (cached, found changed in the write, read again) or unproven (PGlite: cached, but something else wrote since they were proven current, so compared with their rows after all).',
       labelNames: ['outcome'] as const,
       registers: [this.registry],
       collect() {
@@ -82,7 +82,7 @@ export class Metrics implements IngestObserver {
     });
     new Gauge({
       name: 'vigil_fact_cache_unchecked_commits',
-      help: 'Group commits since start whose cached facts needed no check in the write: nothing else had written since they were proven current (PGlite only).',
+      help: 'Group commits since start written without comparing their cached facts with the rows: nothing else had written since they were proven current (PGlite only).',
       registers: [this.registry],
       collect() {
         this.set(cache.unchecked);

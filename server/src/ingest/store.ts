@@ -5,7 +5,7 @@ import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
 import { ItemFailure } from './group-commit.js';
-import { isStaleFacts, writtenSince, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
+import { isStaleFacts, notNextXid, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
 import type { Insights } from '../pipeline/insights.js';
 import type { NormalizedEvent } from '../pipeline/event.js';
 import { cachedSightings, readSightings, resolveSightings } from '../pipeline/sightings.js';
@@ -58,17 +58,23 @@ export async function storeBatch(
   const leave = cache?.enter();
   try {
     if (risk.stages.some((s) => s.transactional?.(pending))) {
-      return await db.transaction((tx) => storeIn(tx, pending, risk, true, undefined, false, outbox));
+      return await db.transaction((tx) => storeIn(tx, pending, risk, true, undefined, 'read', outbox));
     }
-    if (!cache || cache.capacity === 0) return await storeIn(db, pending, risk, false, undefined, false, outbox);
-    try {
-      return await storeIn(db, pending, risk, false, cache, false, outbox);
-    } catch (error) {
-      // What the cache served had changed: the write was undone whole. Read everything afresh; its write refills
-      // the cache.
-      if (!isStaleFacts(error)) throw error;
-      cache.commits.stale++;
-      return await storeIn(db, pending, risk, false, cache, true, outbox);
+    if (!cache || cache.capacity === 0) return await storeIn(db, pending, risk, false, undefined, 'read', outbox);
+    let use: FactUse = 'proof';
+    for (;;) {
+      const attempt = { proved: false };
+      try {
+        return await storeIn(db, pending, risk, false, cache, use, outbox, attempt);
+      } catch (error) {
+        // The write was undone whole. Its proof failed (something else wrote since its facts were proven current):
+        // check the same cached facts one by one. Or what the cache served had changed: read everything afresh;
+        // its write refills the cache.
+        if (!isStaleFacts(error) || use === 'read') throw error;
+        if (attempt.proved) cache.commits.unproven++;
+        else cache.commits.stale++;
+        use = attempt.proved ? 'check' : 'read';
+      }
     }
   } finally {
     leave?.();
@@ -78,20 +84,28 @@ export async function storeBatch(
 export type Pending = PendingEvent & { eventId: string };
 
 /**
+ * How a batch uses the cache: `proof`, its facts, with no check but of the transaction id when FactCache.serve
+ * proves them current (PGlite); `check`, its facts, each checked against its row in the write; `read`, none (every
+ * part is read; the cache is only refilled).
+ */
+type FactUse = 'proof' | 'check' | 'read';
+
+/**
  * With a cache, each part of the read (devices, handprints, each stage's facts) comes from the cache when all of
  * it is there (checked in the write), and the rest is read. When nothing is left to read there is no read
  * statement at all, not even of stored answers: a retry then loses at the events' unique index and is answered
- * from what its original stored, as a retry racing its original always was. `readEverything` ignores the cache
- * (it is then only refilled).
+ * from what its original stored, as a retry racing its original always was. `attempt.proved` is set when the write
+ * carries a proof instead of the checks, so that the caller can tell a failed proof from stale facts.
  */
 async function storeIn(
   db: Queryable,
   batch: Pending[],
   risk: RiskOptions,
   locked: boolean,
-  cache?: FactCache,
-  readEverything = false,
+  cache: FactCache | undefined,
+  use: FactUse,
   outbox?: BatchOutbox,
+  attempt = { proved: false },
 ): Promise<(StoredOutcome | ItemFailure)[]> {
   const outcomes: (StoredOutcome | ItemFailure | undefined)[] = new Array(batch.length);
   const keyed = new Map<string, number[]>();
@@ -107,10 +121,10 @@ async function storeIn(
     await preparedRows(db, sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(q.k, 7) AS h FROM ${keys(sorted)} ORDER BY 1) AS locks`);
   }
 
-  const { taken: cached, after } =
-    cache && !readEverything
+  const { taken: cached, provenAfter } =
+    cache && use !== 'read'
       ? cache.serve((): (CachedPart | undefined)[] => [...cachedSightings(batch, cache), ...risk.stages.map((s) => s.cached?.(batch, cache))])
-      : { taken: [] as (CachedPart | undefined)[], after: undefined };
+      : { taken: [] as (CachedPart | undefined)[], provenAfter: undefined };
   let sightingReads: Sql[] | undefined;
   const reads = [
     () => (sightingReads ??= readSightings(batch))[0]!,
@@ -121,16 +135,19 @@ async function storeIn(
   // On a serial database the read also says which transaction id comes next, so that the commit can tell whether
   // anything was written between the two (FactCache.committed).
   const serial = cache?.serial === true;
-  const [readBefore, stored, ...parts] = toRead
+  const [stored, ...parts] = toRead
     ? await readAll(db, [
-        serial ? sql`pg_snapshot_xmax(pg_current_snapshot())::text` : sql`NULL::text`,
         keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
         ...reads.map((r) => r ?? sql`NULL::json`),
+        ...(serial ? [sql`pg_snapshot_xmax(pg_current_snapshot())::text`] : []),
       ])
-    : [null, null];
+    : [null];
+  const xmax = parts[reads.length];
+  const nextXidAtRead = !toRead ? null : typeof xmax === 'string' ? BigInt(xmax) : undefined;
   const [devices, handprints, ...facts] = reads.map((_, i) => (cached[i] ? cached[i].facts : (parts[i] ?? null)));
   const checks = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
-  const stale = checks.length === 0 ? [] : after === undefined ? checks : [writtenSince(after)];
+  attempt.proved = checks.length > 0 && use === 'proof' && provenAfter !== undefined;
+  const stale = attempt.proved ? [notNextXid(provenAfter!)] : checks;
   for (const [k, response] of answersOf(stored)) {
     for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
     keyed.delete(k);
@@ -161,8 +178,7 @@ async function storeIn(
     );
     if (cache) {
       const xid = inserted[0]?.xid === undefined ? undefined : BigInt(inserted[0].xid);
-      if (checks.length > 0 && after !== undefined) cache.unchecked++;
-      cache.committed(xid, toRead ? (typeof readBefore === 'string' ? BigInt(readBefore) : undefined) : null, () => {
+      cache.committed({ xid, nextXidAtRead, proved: attempt.proved }, () => {
         for (const r of [remember, ...evaluated.remember]) r(cache);
       });
       cache.commits[toRead ? 'read' : 'cached']++;

@@ -17,14 +17,15 @@ const NO_ROW = Symbol('no such row');
  * read. Dropping entries (notifications, a lost channel) only saves that failed write; it is never what keeps an
  * answer correct, so another process's change is reflected by the first batch after it, notified or not.
  *
- * Bounded: least recently used entries go first. Capacity 0 turns the cache off (every batch reads).
+ * Except where the comparison is proven needless: on a serial database (PGlite: one connection, so one transaction
+ * at a time) every transaction that writes takes the next transaction id, so a group commit whose id directly
+ * follows the last one's ran with nothing written between them. Its write then compares only its own id with the
+ * one expected (`notNextXid`), which spares PostgreSQL the comparison's subqueries (their set-up alone, in every
+ * write, was about a sixth of PGlite's CPU per event). Entries are stamped with the epoch they were set in; the
+ * epoch moves on whenever a commit's id does not follow the last one's (something else wrote, or a write failed),
+ * and entries set before it are compared again when next used. See `serve` and `committed`.
  *
- * On a serial database (PGlite: one connection, so one transaction at a time) the check can be proven needless, and
- * then the write only compares its own transaction id with the one expected (`writtenSince`): every transaction
- * that writes takes the next id, so a group commit whose id follows the last one's directly ran with nothing
- * written between them. Entries are stamped with the epoch they
- * were set in; the epoch moves on whenever a commit's id does not follow the last one's (something else wrote, or
- * a commit failed), so entries set before it are checked again when next used. See `serve` and `committed`.
+ * Bounded: least recently used entries go first. Capacity 0 turns the cache off (every batch reads).
  */
 export class FactCache {
   /**
@@ -34,10 +35,15 @@ export class FactCache {
    * under 1 µs a hit). Undefined at capacity 0: nothing is kept.
    */
   private readonly entries: LRUCache<string, Stamped> | undefined;
-  /** Group commits since start by where their facts came from (`stale`: cached, found changed, read again). */
-  readonly commits = { cached: 0, read: 0, stale: 0 };
-  /** Group commits since start that used cached facts with no check, proven current (serial databases only). */
-  unchecked = 0;
+  /**
+   * Group commits since start by where their facts came from: `stale`, cached, found changed, read again;
+   * `unproven`, cached, but something else wrote after they were proven current, so compared fact by fact after all.
+   */
+  readonly commits = { cached: 0, read: 0, stale: 0, unproven: 0 };
+  /** Group commits written with their cached facts proven current, so not compared with the rows (serial only). */
+  private proven = 0;
+  /** Whether the last group commit's id followed the one before: while something else writes, proofs are not tried. */
+  private chained = false;
   /** Entries stamped with this epoch were current after `lastCommit` (serial databases only). */
   private epoch = 0;
   /** The transaction id of the last group commit this cache saw written; undefined: none, or not known. */
@@ -85,13 +91,19 @@ export class FactCache {
   /**
    * Runs `take`, which takes a batch's facts from the cache, and says after which group commit they are proven
    * current: the last one's transaction id, when every entry taken was stamped after it and the database is
-   * serial. The batch's write then needs no check if its own transaction id comes next (see `writtenSince`).
+   * serial and that commit's own id followed the one before (otherwise something else is writing, and a proof would
+   * likely fail). The batch's write then needs no comparison if its own transaction id comes next (`notNextXid`).
    */
-  serve<T>(take: () => T): { taken: T; after: bigint | undefined } {
+  serve<T>(take: () => T): { taken: T; provenAfter: bigint | undefined } {
     this.servedUntrusted = false;
     const taken = take();
-    const after = this.serial && this.active <= 1 && !this.servedUntrusted ? this.lastCommit : undefined;
-    return { taken, after };
+    const proven = this.serial && this.chained && this.active <= 1 && !this.servedUntrusted;
+    return { taken, provenAfter: proven ? this.lastCommit : undefined };
+  }
+
+  /** Group commits since start written with a proof instead of the comparison (`notNextXid`). */
+  get unchecked(): number {
+    return this.proven;
   }
 
   /**
@@ -112,20 +124,25 @@ export class FactCache {
    * A group commit was written as transaction `xid` (undefined: not known), and `remember` puts what it read and
    * wrote in the cache. A commit whose id does not follow the last one's starts a new epoch: something else wrote
    * between them, and every entry set before may have changed. Its own entries are current all the same: what it
-   * took from the cache was checked against the rows as they were when it ran (only a commit that follows is
-   * written without that check), and so is what it made of them; what it read is, if nothing was written between its read and
-   * its write (`readBefore`: the id the next transaction would take, as the read saw it; null: it read nothing).
+   * took from the cache was compared with the rows as they were when it ran (only a commit that follows is written
+   * with a proof instead), and so is what it made of them. What it read is current if nothing was written between
+   * its read and its write: `nextXidAtRead`, the id the next transaction would take as the read saw it, is then its
+   * own (null: it read nothing). `proved`: it was written with a proof.
    */
-  committed(xid: bigint | undefined, readBefore: bigint | undefined | null, remember: () => void): void {
+  committed(commit: { xid: bigint | undefined; nextXidAtRead: bigint | undefined | null; proved: boolean }, remember: () => void): void {
+    const { xid, nextXidAtRead, proved } = commit;
     const follows = this.serial && xid !== undefined && this.lastCommit !== undefined && xid === this.lastCommit + 1n;
     if (!follows) this.epoch++;
-    this.stamp = this.serial && xid !== undefined && (readBefore === null || readBefore === xid) ? this.epoch : UNTRUSTED;
+    const current = this.serial && xid !== undefined && (nextXidAtRead === null || nextXidAtRead === xid);
+    this.stamp = current ? this.epoch : UNTRUSTED;
     try {
       remember();
     } finally {
       this.stamp = UNTRUSTED;
     }
     this.lastCommit = this.serial ? xid : undefined;
+    this.chained = follows;
+    if (proved) this.proven++;
   }
 }
 
@@ -139,14 +156,13 @@ interface Stamped {
 const UNTRUSTED = -1;
 
 /**
- * The check of a batch whose cached facts were all proven current after transaction `after` (FactCache.serve): true,
- * so that `vigil_facts_hold` undoes the write and the batch is read afresh as a stale one is, unless the batch's own
- * transaction id is the next one, when nothing can have been written since. It stands for the comparison of every
- * fact with its row, not beside it: that comparison's subqueries cost PostgreSQL their set-up in every write even
- * when a CASE skipped them, about a sixth of PGlite's CPU per event.
+ * The proof a batch's write carries instead of comparing its cached facts with their rows, when they were proven
+ * current after transaction `provenAfter` (FactCache.serve): true, so that `vigil_facts_hold` undoes the write,
+ * unless the write's own transaction id is the next one. In place of the comparison, not in a CASE beside it: the
+ * comparison's subqueries are set up in every write that contains them, run or not, at about half their cost.
  */
-export function writtenSince(after: bigint): Sql {
-  return sql`pg_current_xact_id() <> ${String(after + 1n)}::xid8`;
+export function notNextXid(provenAfter: bigint): Sql {
+  return sql`pg_current_xact_id() <> ${String(provenAfter + 1n)}::xid8`;
 }
 
 /**

@@ -12,10 +12,11 @@ const seriesValue = (text: string, series: string): number | undefined => {
 };
 
 /** Group commits of a process by where their facts came from, from its /metrics (`stale`: cached, found changed, read). */
-export async function factCacheCommits(server: TestVigil): Promise<{ cached: number; read: number; stale: number; unchecked: number }> {
+export async function factCacheCommits(server: TestVigil): Promise<{ cached: number; read: number; stale: number; unproven: number; unchecked: number }> {
   const text = await metricsOf(server);
   const count = (outcome: string) => seriesValue(text, `vigil_fact_cache_group_commits{outcome="${outcome}"}`) ?? 0;
-  return { cached: count('cached'), read: count('read'), stale: count('stale'), unchecked: seriesValue(text, 'vigil_fact_cache_unchecked_commits') ?? 0 };
+  const unchecked = seriesValue(text, 'vigil_fact_cache_unchecked_commits') ?? 0;
+  return { cached: count('cached'), read: count('read'), stale: count('stale'), unproven: count('unproven'), unchecked };
 }
 
 /** Connections a process's PostgreSQL pool has opened since it started, from its /metrics. */
