@@ -8,6 +8,7 @@ const metrics = (
   loopMax: number,
   loopP99: number,
   commits: [count: number, upTo10Ms: number, events: number],
+  proven?: number,
 ) =>
   [
     '# HELP vigil_nodejs_gc_duration_seconds Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
@@ -31,6 +32,7 @@ const metrics = (
     `vigil_group_commit_events_bucket{le="+Inf"} ${commits[0]}`,
     `vigil_group_commit_events_sum ${commits[2]}`,
     `vigil_group_commit_events_count ${commits[0]}`,
+    ...(proven === undefined ? [] : [`vigil_fact_cache_unchecked_commits ${proven}`]),
     '',
   ].join('\n');
 
@@ -49,6 +51,7 @@ describe("a Vigil server's pauses from its /metrics", () => {
       commits: 4000,
       commitEvents: 9200,
       commitsOver10Ms: 7,
+      commitsProven: 0,
     });
     expect(describePauses(pauses)).toBe(
       "event loop's 10 ms ticks up to 27 ms apart (p99 3 ms); 92 GCs, 2 of them ≥ 10 ms, 180 ms in all (30 ms major); 4000 group commits of 2.3 events, 7 of them ≥ 10 ms",
@@ -57,6 +60,14 @@ describe("a Vigil server's pauses from its /metrics", () => {
 
   it('reads no group commits from a server that has no commit histograms', () => {
     const text = metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [0, 0, 0]).replace(/^vigil_group_commit.*\n/gm, '');
-    expect(parseMetrics(text).commits).toEqual({ total: 0, upTo10Ms: 0, events: 0 });
+    expect(parseMetrics(text).commits).toEqual({ total: 0, upTo10Ms: 0, events: 0, proven: 0 });
+  });
+
+  it("adds the commits written with a proof, on a server that counts them (PGlite's)", () => {
+    const before = parseMetrics(metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [50, 50, 100], 40));
+    const after = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130));
+    expect(describePauses(pausesBetween(before, after))).toMatch(
+      /100 group commits of 2\.0 events, 1 of them ≥ 10 ms, 90 written with their facts proven current$/,
+    );
   });
 });

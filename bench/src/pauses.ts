@@ -23,12 +23,15 @@ export interface Pauses {
   commits: number;
   commitEvents: number;
   commitsOver10Ms: number;
+  /** Group commits written with their cached facts proven current instead of compared (PGlite; see the README). */
+  commitsProven: number;
 }
 
 interface Commits {
   total: number;
   upTo10Ms: number;
   events: number;
+  proven: number;
 }
 
 interface GcCounts {
@@ -65,6 +68,7 @@ export function parseMetrics(text: string): { gc: GcCounts; commits: Commits; lo
       total: series('vigil_group_commit_duration_seconds_count'),
       upTo10Ms: series('vigil_group_commit_duration_seconds_bucket{le="0.01"}'),
       events: series('vigil_group_commit_events_sum'),
+      proven: series('vigil_fact_cache_unchecked_commits'),
     },
     loopMaxMs: metricValue(text, 'vigil_nodejs_eventloop_lag_max_seconds') * 1000,
     loopP99Ms: metricValue(text, 'vigil_nodejs_eventloop_lag_p99_seconds') * 1000,
@@ -95,10 +99,11 @@ export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: Re
     commits: after.commits.total - before.commits.total,
     commitEvents: after.commits.events - before.commits.events,
     commitsOver10Ms: after.commits.total - before.commits.total - (after.commits.upTo10Ms - before.commits.upTo10Ms),
+    commitsProven: after.commits.proven - before.commits.proven,
   };
 }
 
 export const describePauses = (p: Pauses) =>
   `event loop's 10 ms ticks up to ${p.loopMaxMs.toFixed(0)} ms apart (p99 ${p.loopP99Ms.toFixed(0)} ms); ${p.gcs} GCs, ${p.gcsOver10Ms} of them ≥ 10 ms, ` +
   `${p.gcMs.toFixed(0)} ms in all (${p.majorGcMs.toFixed(0)} ms major); ${p.commits} group commits of ${(p.commitEvents / (p.commits || 1)).toFixed(1)} events, ` +
-  `${p.commitsOver10Ms} of them ≥ 10 ms`;
+  `${p.commitsOver10Ms} of them ≥ 10 ms${p.commitsProven > 0 ? `, ${p.commitsProven} written with their facts proven current` : ''}`;
