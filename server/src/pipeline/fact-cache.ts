@@ -48,7 +48,7 @@ export class FactCache {
   private epoch = 0;
   /** The transaction id of the last group commit this cache saw written; undefined: none, or not known. */
   private lastCommit: bigint | undefined;
-  /** The stamp `set` gives: UNTRUSTED except while a commit that proved its facts current remembers them. */
+  /** The stamp `set` gives: UNTRUSTED, except while a group commit whose facts are current remembers them. */
   private stamp = UNTRUSTED;
   /** While a batch takes its facts (`serve`): whether any entry it took was not stamped with the current epoch. */
   private servedUntrusted = false;
