@@ -112,10 +112,7 @@ export class FactCache {
    */
   enter(): () => void {
     this.active++;
-    let left = false;
     return () => {
-      if (left) return;
-      left = true;
       this.active--;
     };
   }
