@@ -17,8 +17,9 @@ let serialize, parseResults;
 // Loaded while the caller compiles PGlite's WebAssembly, before the first message asks for it.
 const loading = Promise.all([import(workerData.pglite), import(workerData.nodefs)]);
 loading.catch(() => {});
-// PostgreSQL's fsync() calls flushed to the disk, counted in memory the caller shares (FlushCounter), so the count
-// goes on across the threads one database opens and is read without a message.
+// PostgreSQL's fsync() calls flushed to the disk, and the background flushes of data files (writingBack), counted in
+// memory the caller shares (FlushCounter), so the counts go on across the threads one database opens and are read
+// without a message.
 const flushed = new Int32Array(workerData.flushed);
 // PGlite starts PostgreSQL with fsync off (-F), and its Node file system (Emscripten's NODEFS) has no fsync at all:
 // a commit reaches the operating system, not the disk, so a crash of the machine can lose answered events and tear
@@ -30,6 +31,44 @@ const flushed = new Int32Array(workerData.flushed);
 // pglite-failed-flush.integration.test.ts), so PgliteGuard sends that instance nothing more and opens a new one,
 // which recovers from the WAL. A new data directory is made in memory and copied out without any of this: the caller
 // flushes it (PgliteThread.open).
+// PostgreSQL writes data files without flushing them until a checkpoint, and PGlite has no background writer to
+// spread that out: the operating system then writes them in a burst once they are 30 s old (Linux's
+// dirty_expire_centisecs), and a commit's WAL flush waits behind the burst (measured on ext4 at full speed: a
+// 100-340 ms flush every 30 s, where commits take ~1 ms). So the data files written in each second are flushed in the
+// background (libuv's threads, never PostgreSQL's), a second's writes at a time, as PostgreSQL's own
+// *_flush_after settings ask the kernel to. A flush that fails would tell only this descriptor (Linux reports a
+// failed write-back once per open file): PostgreSQL's next fsync() then fails in its place, so it PANICs as it would
+// have, and recovers from the WAL. A descriptor closed (or reused) meanwhile is no failure.
+const WRITEBACK_EVERY_MS = 1000;
+const writingBack = (nodefs, fs) => {
+  const written = new Set();
+  let failed;
+  const write = nodefs.stream_ops.write;
+  nodefs.stream_ops.write = function (stream, ...rest) {
+    if (!String(stream.path).includes('/pg_wal/')) written.add(stream.nfd);
+    return write.call(this, stream, ...rest);
+  };
+  const close = nodefs.stream_ops.close;
+  nodefs.stream_ops.close = function (stream, ...rest) {
+    written.delete(stream.nfd);
+    return close.call(this, stream, ...rest);
+  };
+  const ignorable = new Set(['EBADF', 'EINVAL', 'EROFS']);
+  setInterval(() => {
+    for (const fd of written) {
+      fs.fdatasync(fd, (error) => {
+        if (!error) Atomics.add(flushed, 1, 1);
+        else if (!ignorable.has(error.code)) failed ??= error;
+      });
+    }
+    written.clear();
+  }, WRITEBACK_EVERY_MS).unref();
+  return {
+    check() {
+      if (failed) throw Object.assign(new Error(\`a background flush failed: \${failed.message}\`), { code: 'EIO' });
+    },
+  };
+};
 const flushing = (NodeFS) =>
   class extends NodeFS {
     async init(pg, opts) {
@@ -37,8 +76,12 @@ const flushing = (NodeFS) =>
       const install = (mod) => {
         const nodefs = mod.NODEFS;
         const fs = require('node:fs');
+        const writeback = writingBack(nodefs, fs);
         nodefs.stream_ops.fsync = (stream) => {
-          nodefs.tryFSOperation(() => fs.fsyncSync(stream.nfd));
+          nodefs.tryFSOperation(() => {
+            writeback.check();
+            fs.fsyncSync(stream.nfd);
+          });
           Atomics.add(flushed, 0, 1);
           return 0;
         };
@@ -46,6 +89,11 @@ const flushing = (NodeFS) =>
       return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun || []), install] } };
     }
   };
+// A new WAL segment is made by writing 16 MB of zeros and flushing them, by default: 40-50 ms in which PGlite's one
+// thread answers nothing, every few seconds under load (PostgreSQL's checkpointer recycles old segments instead, and
+// PGlite has none). Without, the segment is made at its full size at once and its blocks are allocated as WAL is
+// written, which each commit's flush (fsync, not fdatasync) writes to the disk anyway.
+const noZeroFill = ['-c', 'wal_init_zero=off'];
 const unlisteners = new Map();
 const serialized = (error) => {
   const out = { message: String((error && error.message) || error), name: error && error.name };
@@ -126,9 +174,9 @@ const ops = {
       ? await PGlite.create({
           ...wasm,
           fs: new (flushing(NodeFS))(dataDir),
-          startParams: [...PGlite.defaultStartParams.filter((p) => p !== '-F'), '-c', 'wal_sync_method=fsync'],
+          startParams: [...PGlite.defaultStartParams.filter((p) => p !== '-F'), '-c', 'wal_sync_method=fsync', ...noZeroFill],
         })
-      : await PGlite.create(dataDir, wasm);
+      : await PGlite.create(dataDir, { ...wasm, startParams: [...PGlite.defaultStartParams, ...noZeroFill] });
   },
   // Every statement goes by the protocol messages PGlite's query() and exec() send, so that its answer is parsed with
   // the table parsersFor made once (query() and exec() would copy PGlite's parsers for each call).

@@ -63,11 +63,17 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void; sinc
  * and kept across the threads that one database opens one after another (PgliteGuard's reopen).
  */
 export class FlushCounter {
-  readonly shared = new SharedArrayBuffer(4);
+  readonly shared = new SharedArrayBuffer(8);
   private readonly view = new Int32Array(this.shared);
 
+  /** PostgreSQL's fsync() calls. */
   get count(): number {
     return Atomics.load(this.view, 0);
+  }
+
+  /** Data files flushed in the background, a second's writes at a time (see pglite-thread-script.ts). */
+  get background(): number {
+    return Atomics.load(this.view, 1);
   }
 }
 
