@@ -126,6 +126,8 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   if (pools) metrics.watchPools(pools);
   const flushes = database.flushes?.bind(database);
   if (flushes) metrics.watchFlushes(flushes);
+  const checkpoints = database.checkpoints?.bind(database);
+  if (checkpoints) metrics.watchCheckpoints(checkpoints);
   const webhooks = createWebhooks({ database, env, log: { warn: (obj, msg) => app.log.warn(obj, msg) } });
   const browser = await createBrowserSupport(env, database);
   const ingestor = new Ingestor({

@@ -1,6 +1,7 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from '@vigil/drizzle/schema';
 import type { DatabaseHealth } from './health.js';
+import type { CheckpointCounts } from './pglite-checkpointer.js';
 import type { ReplicaState } from './replica.js';
 import type { PoolStats } from './session-pool.js';
 
@@ -35,6 +36,8 @@ export interface DatabaseHandle {
   pools?(): { ingest: PoolStats; reporting: PoolStats };
   /** The embedded database's flushes to the disk since it opened (its fsync() calls), for /metrics; 0 unsynced. */
   flushes?(): number;
+  /** The embedded database's checkpoints since it opened, by cause, and their seconds (pglite-checkpointer.ts). */
+  checkpoints?(): CheckpointCounts;
   /**
    * Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). A lost subscription is
    * re-established by itself: `onLost` when it drops (notifications may be missed from then on), `onRestored`

@@ -7,6 +7,7 @@ import { DatabaseHealth } from './health.js';
 import type { DatabaseHandle, Db } from './handle.js';
 import { DataDirError, lockDataDir } from './lock.js';
 import { oneAtATime } from './one-at-a-time.js';
+import { PgliteCheckpointer } from './pglite-checkpointer.js';
 import { PgliteGuard } from './pglite-guard.js';
 import { FlushCounter, PgliteThread } from './pglite-thread.js';
 import { listenWithReconnect } from './pg-listener.js';
@@ -22,6 +23,9 @@ import { sessionKeepingPool } from './session-pool.js';
  * less CPU per event at 1,000 events/s.
  */
 export const PGLITE_COMMIT_CONCURRENCY = 2;
+
+/** How often the embedded database's WAL is measured for a checkpoint: a statement of well under a millisecond. */
+const CHECKPOINTER_EVERY_MS = 10_000;
 
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
 const MIGRATION_LOCK_KEY = 0x76_69_67_69; // "vigi"
@@ -193,6 +197,9 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
     // started again (on the main thread, the watchdog would have ended the process).
     limits.stuckAfterMs = (env.VIGIL_WATCHDOG_SECONDS ?? 0) * 1000;
     const health = new DatabaseHealth({ ping: () => client.probe() });
+    // PostgreSQL's checkpointer, which PGlite's single-user PostgreSQL lacks (see pglite-checkpointer.ts).
+    const checkpointer = new PgliteCheckpointer(client, { everyMs: CHECKPOINTER_EVERY_MS });
+    checkpointer.start();
     return {
       driver: 'pglite',
       db,
@@ -210,9 +217,11 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
       },
       ping: () => client.probe(),
       flushes: () => flushed.count,
+      checkpoints: () => ({ ...checkpointer.counts }),
       async close() {
         health.stop();
         try {
+          await checkpointer.stop();
           await client.close();
         } finally {
           release();

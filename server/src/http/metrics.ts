@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { FactCache } from '../pipeline/fact-cache.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
 import type { PoolStats } from '../db/session-pool.js';
+import type { CheckpointCounts } from '../db/pglite-checkpointer.js';
 
 /** Buckets of the latency histograms (seconds): from a millisecond, where a request or a commit is quick, to 2.5 s. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -132,6 +133,34 @@ export class Metrics implements IngestObserver {
         const now = flushes();
         this.inc(now - counted);
         counted = now;
+      },
+    });
+  }
+
+  /** The embedded database's checkpoints by cause, read when scraped. */
+  watchCheckpoints(checkpoints: () => CheckpointCounts): void {
+    const counted = { wal: 0, time: 0, seconds: 0 };
+    new Counter({
+      name: 'vigil_db_checkpoint_seconds_total',
+      help: 'Seconds the checkpoints of vigil_db_checkpoints_total held the embedded database, every statement waiting.',
+      registers: [this.registry],
+      collect() {
+        const now = checkpoints().seconds;
+        this.inc(now - counted.seconds);
+        counted.seconds = now;
+      },
+    });
+    new Counter({
+      name: 'vigil_db_checkpoints_total',
+      help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with anything written. Each holds every statement until it ends.",
+      labelNames: ['cause'],
+      registers: [this.registry],
+      collect() {
+        const now = checkpoints();
+        for (const cause of ['wal', 'time'] as const) {
+          this.inc({ cause }, now[cause] - counted[cause]);
+          counted[cause] = now[cause];
+        }
       },
     });
   }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startServe } from '../test-support/cli.js';
 import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
-import { diskFlushes } from '../test-support/metrics.js';
+import { checkpoints, diskFlushes } from '../test-support/metrics.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
 
 beforeAll(() => assertBuilt());
@@ -94,6 +94,12 @@ describe.runIf(testDrivers().includes('pglite'))('durability of the embedded dat
     for (let n = 0; n < 3; n++) await commitOne(server);
     // One flush of the WAL a commit at least; a commit is answered only after its flush.
     expect((await diskFlushes(server)) - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it('counts the checkpoints Vigil runs for the embedded database, which runs none of its own (pglite-checkpointer.ts)', async () => {
+    server = await startTestVigil('pglite');
+    await commitOne(server);
+    expect(await checkpoints(server)).toEqual({ wal: 0, time: 0, seconds: 0 });
   });
 
   it('leaves the writing to the operating system with VIGIL_DATA_DIR_SYNC=off', async () => {

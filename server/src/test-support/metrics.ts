@@ -29,6 +29,16 @@ export async function diskFlushes(server: TestVigil): Promise<number> {
   return seriesValue(await metricsOf(server), 'vigil_db_flushes_total') ?? Number.NaN;
 }
 
+/** The embedded database's checkpoints that Vigil ran, by cause, since its process opened it, from its /metrics. */
+export async function checkpoints(server: TestVigil): Promise<{ wal?: number; time?: number; seconds?: number }> {
+  const text = await metricsOf(server);
+  return {
+    wal: seriesValue(text, 'vigil_db_checkpoints_total{cause="wal"}'),
+    time: seriesValue(text, 'vigil_db_checkpoints_total{cause="time"}'),
+    seconds: seriesValue(text, 'vigil_db_checkpoint_seconds_total'),
+  };
+}
+
 /**
  * Group commits of a process since it started, from its /metrics: as counted by each of the two histograms, the
  * events they carried, and the seconds they took.

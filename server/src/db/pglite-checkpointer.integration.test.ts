@@ -1,0 +1,58 @@
+import { appendFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
+import { PgliteCheckpointer } from './pglite-checkpointer.js';
+import { PgliteGuard } from './pglite-guard.js';
+import { PgliteThread } from './pglite-thread.js';
+
+const MB = 1024 * 1024;
+
+describe("Vigil's checkpointer on PGlite, which checkpoints only when it shuts down", () => {
+  let database: TestDatabase;
+  let pgdata: string;
+  let guard: PgliteGuard;
+  const limits = { stuckAfterMs: 0 };
+  const segments = () => readdirSync(join(pgdata, 'pg_wal')).filter((f) => /^[0-9A-F]{24}$/.test(f)).length;
+  /** About `mb` MB of WAL: rows of 1 kB that no page holds yet. */
+  const write = (mb: number) => guard.exec(`INSERT INTO w SELECT repeat(md5(g::text), 32) FROM generate_series(1, ${mb * 1000}) g`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    pgdata = join(database.env.VIGIL_DATA_DIR!, 'pgdata');
+    // PostgreSQL's settings, as an operator would set them: the smallest max_wal_size (two segments of 16 MB).
+    await (await PgliteThread.open(pgdata, limits, true)).close();
+    appendFileSync(join(pgdata, 'postgresql.conf'), '\nmax_wal_size = 32MB\nmin_wal_size = 32MB\n');
+    const open = () => PgliteThread.open(pgdata, limits, true);
+    guard = new PgliteGuard(await open(), { dataDir: database.env.VIGIL_DATA_DIR!, minFreeBytes: 0, reopen: open });
+    await guard.exec('CREATE TABLE w (doc text)');
+  }, 120_000);
+  afterAll(async () => {
+    await guard?.close();
+    await database?.drop();
+  });
+
+  it('lets pg_wal grow with every byte written when nothing checkpoints', async () => {
+    const before = segments();
+    await write(48);
+    expect(segments()).toBeGreaterThanOrEqual(before + 3);
+  });
+
+  it('keeps pg_wal within max_wal_size while five times as much is written, checkpointing as the WAL fills it', async () => {
+    const checkpointer = new PgliteCheckpointer(guard, { everyMs: 60_000 });
+    await checkpointer.tick();
+    expect(checkpointer.counts.wal).toBe(1);
+    const sizes: number[] = [];
+    for (let n = 0; n < 10; n++) {
+      await write(16);
+      await checkpointer.tick();
+      sizes.push(segments());
+    }
+    expect(checkpointer.counts.wal).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...sizes) * 16 * MB).toBeLessThanOrEqual(64 * MB);
+    const [{ wal }] = (
+      await guard.query<{ wal: number }>('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::float8 AS wal FROM pg_control_checkpoint()')
+    ).rows as [{ wal: number }];
+    expect(wal).toBeLessThan(32 * MB);
+  }, 120_000);
+});

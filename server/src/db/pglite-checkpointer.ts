@@ -1,0 +1,99 @@
+/**
+ * PGlite runs PostgreSQL as a single-user backend: no checkpointer process, and a single-user backend never asks
+ * for a checkpoint when the WAL fills `max_wal_size` (PostgreSQL only does that under a postmaster). Left alone, it
+ * checkpoints only when it shuts down, so `pg_wal` grows by every byte written since the process started (about 2.6 kB
+ * an event, a gigabyte every few minutes at full speed) and a crash replays all of it on the next start. This is
+ * PostgreSQL's checkpointer for it, with PostgreSQL's own settings (`postgresql.conf` in the data directory):
+ * - a checkpoint once the WAL since the last one reaches half of `max_wal_size` (1 GB by default), so that what is
+ *   kept (that WAL, and the segments PostgreSQL keeps for reuse) stays within `max_wal_size`;
+ * - and once `checkpoint_timeout` (5 min) has passed since the last one, if anything was written.
+ * A single-user backend runs a checkpoint at once and to its end: every statement waits for it (measured: ~0.2 s
+ * for what 30 s at full speed left, most of it the flushes), which is why they come no more often than that.
+ */
+
+/** What the checkpointer sends to the database: PgliteGuard, or PGlite itself. */
+export interface CheckpointTarget {
+  query<T>(text: string): Promise<{ rows: T[] }>;
+  exec(text: string): Promise<unknown>;
+}
+
+export interface CheckpointerOptions {
+  /** How often the WAL is measured. */
+  everyMs: number;
+}
+
+/** Checkpoints run, by cause, and the seconds they held the database. */
+export interface CheckpointCounts {
+  wal: number;
+  time: number;
+  seconds: number;
+}
+
+interface WalState {
+  wal: number;
+  max_wal: number;
+  age: number;
+  timeout: number;
+}
+
+/** What one measurement decides: checkpoint now, and why, or not. */
+export function checkpointCause(state: WalState): 'wal' | 'time' | undefined {
+  if (state.wal >= state.max_wal / 2) return 'wal';
+  // The last checkpoint's own records come after its redo point; less than a WAL page since then is nothing else.
+  if (state.age >= state.timeout && state.wal >= WAL_PAGE) return 'time';
+  return undefined;
+}
+
+const WAL_PAGE = 8192;
+
+/** The WAL since the last checkpoint's redo point, the limits, and the last checkpoint's age, in bytes and seconds. */
+const MEASURE = `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), c.redo_lsn)::float8 AS wal,
+  pg_size_bytes(current_setting('max_wal_size'))::float8 AS max_wal,
+  extract(epoch FROM clock_timestamp() - c.checkpoint_time)::float8 AS age,
+  (SELECT setting::float8 FROM pg_settings WHERE name = 'checkpoint_timeout') AS timeout
+FROM pg_control_checkpoint() c`;
+
+export class PgliteCheckpointer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  /** Checkpoints run since this checkpointer started, by cause, and the seconds they held the database, for /metrics. */
+  readonly counts: CheckpointCounts = { wal: 0, time: 0, seconds: 0 };
+
+  constructor(
+    private readonly target: CheckpointTarget,
+    private readonly options: CheckpointerOptions,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.tick(), this.options.everyMs);
+    this.timer.unref();
+  }
+
+  /** Stops measuring, and waits for a checkpoint under way, so the database can be closed after. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One measurement, and the checkpoint it calls for; none while the last is still running. */
+  tick(): Promise<void> {
+    this.running ??= this.run().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      const [state] = (await this.target.query<WalState>(MEASURE)).rows;
+      const cause = state && checkpointCause(state);
+      if (!cause) return;
+      const started = performance.now();
+      await this.target.exec('CHECKPOINT');
+      this.counts[cause]++;
+      this.counts.seconds += (performance.now() - started) / 1000;
+    } catch {
+      // The database is down or its disk full: the guard answers requests 503 until it has reopened it, which
+      // recovers from the WAL; the next measurement tries again.
+    }
+  }
+}
