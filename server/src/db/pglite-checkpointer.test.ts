@@ -54,7 +54,7 @@ describe('PgliteCheckpointer', () => {
     const checkpointer = new PgliteCheckpointer(db, { everyMs: 60_000 });
     await checkpointer.tick();
     expect(db.sent).toEqual(['measure']);
-    expect(checkpointer.counts).toEqual({ wal: 0, time: 0, seconds: 0 });
+    expect(checkpointer.counts).toEqual({ wal: 0, time: 0, seconds: 0, failed: 0 });
   });
 
   it('measures again only once a checkpoint under way has ended, and stop() waits for it', async () => {
@@ -79,6 +79,7 @@ describe('PgliteCheckpointer', () => {
     db.failWith = Object.assign(new Error('the database system is in recovery mode'), { code: '57P03' });
     const checkpointer = new PgliteCheckpointer(db, { everyMs: 60_000 });
     await expect(checkpointer.tick()).resolves.toBeUndefined();
+    expect(checkpointer.counts.failed).toBe(1);
     db.failWith = undefined;
     await checkpointer.tick();
     expect(db.sent).toEqual(['measure', 'measure', 'CHECKPOINT']);

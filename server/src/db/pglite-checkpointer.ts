@@ -27,6 +27,8 @@ export interface CheckpointCounts {
   wal: number;
   time: number;
   seconds: number;
+  /** Measurements or checkpoints that failed: while the database is down, but also any that would leave pg_wal growing. */
+  failed: number;
 }
 
 interface WalState {
@@ -56,8 +58,8 @@ FROM pg_control_checkpoint() c`;
 export class PgliteCheckpointer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  /** Checkpoints run since this checkpointer started, by cause, and the seconds they held the database, for /metrics. */
-  readonly counts: CheckpointCounts = { wal: 0, time: 0, seconds: 0 };
+  /** Checkpoints run since this checkpointer started, by cause, their seconds, and failures, for /metrics. */
+  readonly counts: CheckpointCounts = { wal: 0, time: 0, seconds: 0, failed: 0 };
 
   constructor(
     private readonly target: CheckpointTarget,
@@ -93,7 +95,8 @@ export class PgliteCheckpointer {
       this.counts.seconds += (performance.now() - started) / 1000;
     } catch {
       // The database is down or its disk full: the guard answers requests 503 until it has reopened it, which
-      // recovers from the WAL; the next measurement tries again.
+      // recovers from the WAL; the next measurement tries again. Counted, so that failures that last show.
+      this.counts.failed++;
     }
   }
 }

@@ -10,7 +10,7 @@
  */
 export const PGLITE_THREAD_SOURCE = `
 'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, workerData, Worker } = require('node:worker_threads');
 let pg;
 // PGlite's protocol serializer and result parser, for named prepared statements: set when PGlite is opened.
 let serialize, parseResults;
@@ -34,38 +34,73 @@ const flushed = new Int32Array(workerData.flushed);
 // PostgreSQL writes data files without flushing them until a checkpoint, and PGlite has no background writer to
 // spread that out: the operating system then writes them in a burst once they are 30 s old (Linux's
 // dirty_expire_centisecs), and a commit's WAL flush waits behind the burst (measured on ext4 at full speed: a
-// 100-340 ms flush every 30 s, where commits take ~1 ms). So the data files written in each second are flushed in the
-// background (libuv's threads, never PostgreSQL's), a second's writes at a time, as PostgreSQL's own
-// *_flush_after settings ask the kernel to. A flush that fails would tell only this descriptor (Linux reports a
-// failed write-back once per open file): PostgreSQL's next fsync() then fails in its place, so it PANICs as it would
-// have, and recovers from the WAL. A descriptor closed (or reused) meanwhile is no failure.
+// 100-340 ms flush every 30 s, where commits take ~1 ms). So the data files written in each second are flushed by a
+// thread of their own (FLUSHER), never PostgreSQL's, a second's writes at a time, each file by a descriptor opened
+// for it: PostgreSQL's own descriptors still hear of a failed write-back (Linux tells each open file once). Before
+// PostgreSQL flushes a data file itself (a checkpoint), the flushes under way end, and if one failed, that flush
+// fails: PostgreSQL PANICs as it would have, before the checkpoint could drop the WAL that repairs the file. The WAL
+// is never flushed there, so a commit's flush neither waits for them nor could miss an error of its own.
 const WRITEBACK_EVERY_MS = 1000;
-const writingBack = (nodefs, fs) => {
+const FLUSHER = \`
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const state = new Int32Array(workerData.state);
+const flushed = new Int32Array(workerData.flushed);
+parentPort.on('message', (paths) => {
+  try {
+    for (const path of paths) {
+      let fd;
+      try {
+        fd = fs.openSync(path, 'r');
+        fs.fdatasyncSync(fd);
+        Atomics.add(flushed, 1, 1);
+      } catch (error) {
+        // A file dropped since it was written (a table dropped or truncated) has nothing left to flush.
+        if (error.code !== 'ENOENT') Atomics.store(state, 1, 1);
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+    }
+  } catch {
+    Atomics.store(state, 1, 1);
+  } finally {
+    Atomics.store(state, 0, 0);
+    Atomics.notify(state, 0);
+  }
+});
+\`;
+const writingBack = (nodefs) => {
+  // [0]: 1 while the flusher works through a second's files; [1]: 1 once one of them failed.
+  const state = new Int32Array(new SharedArrayBuffer(8));
+  const flusher = new Worker(FLUSHER, { eval: true, workerData: { state: state.buffer, flushed: workerData.flushed } });
+  flusher.unref();
   const written = new Set();
-  let failed;
+  // The WAL's segments and their directory, which each commit or new segment flushes.
+  const wal = (stream) => /\\/pg_wal(\\/|$)/.test(String(stream.path));
   const write = nodefs.stream_ops.write;
   nodefs.stream_ops.write = function (stream, ...rest) {
-    if (!String(stream.path).includes('/pg_wal/')) written.add(stream.nfd);
+    if (!wal(stream)) written.add(nodefs.realPath(stream.node));
     return write.call(this, stream, ...rest);
   };
-  const close = nodefs.stream_ops.close;
-  nodefs.stream_ops.close = function (stream, ...rest) {
-    written.delete(stream.nfd);
-    return close.call(this, stream, ...rest);
-  };
-  const ignorable = new Set(['EBADF', 'EINVAL', 'EROFS']);
   setInterval(() => {
-    for (const fd of written) {
-      fs.fdatasync(fd, (error) => {
-        if (!error) Atomics.add(flushed, 1, 1);
-        else if (!ignorable.has(error.code)) failed ??= error;
-      });
-    }
+    // A second's files at a time: none while the last are still being flushed (a slow disk), so they never pile up.
+    if (written.size === 0 || Atomics.load(state, 0) !== 0) return;
+    Atomics.store(state, 0, 1);
+    flusher.postMessage([...written]);
     written.clear();
   }, WRITEBACK_EVERY_MS).unref();
   return {
-    check() {
-      if (failed) throw Object.assign(new Error(\`a background flush failed: \${failed.message}\`), { code: 'EIO' });
+    /** Before PostgreSQL flushes \`stream\`: a data file waits for the flushes under way; a failed one fails it. */
+    beforeFlush(stream) {
+      // A minute without an end is a flusher that died or hangs: its flushes count as failed.
+      for (let waited = 0; !wal(stream) && Atomics.load(state, 0) !== 0; waited++) {
+        if (waited === 60) {
+          Atomics.store(state, 1, 1);
+          break;
+        }
+        Atomics.wait(state, 0, 1, 1000);
+      }
+      if (Atomics.load(state, 1) !== 0) throw Object.assign(new Error('a background flush of a data file failed'), { code: 'EIO' });
     },
   };
 };
@@ -76,10 +111,10 @@ const flushing = (NodeFS) =>
       const install = (mod) => {
         const nodefs = mod.NODEFS;
         const fs = require('node:fs');
-        const writeback = writingBack(nodefs, fs);
+        const writeback = writingBack(nodefs);
         nodefs.stream_ops.fsync = (stream) => {
           nodefs.tryFSOperation(() => {
-            writeback.check();
+            writeback.beforeFlush(stream);
             fs.fsyncSync(stream.nfd);
           });
           Atomics.add(flushed, 0, 1);
@@ -90,9 +125,10 @@ const flushing = (NodeFS) =>
     }
   };
 // A new WAL segment is made by writing 16 MB of zeros and flushing them, by default: 40-50 ms in which PGlite's one
-// thread answers nothing, every few seconds under load (PostgreSQL's checkpointer recycles old segments instead, and
-// PGlite has none). Without, the segment is made at its full size at once and its blocks are allocated as WAL is
-// written, which each commit's flush (fsync, not fdatasync) writes to the disk anyway.
+// thread answers nothing, every few seconds under load (between checkpoints, which recycle old segments, every
+// segment is new). Without, the segment is made at its full size at once and its blocks are allocated as WAL is
+// written, which each commit's flush (fsync, not fdatasync) writes to the disk anyway. A full disk then fails a WAL
+// write or its flush instead of the segment's making: a PANIC either way, which PgliteGuard answers.
 const noZeroFill = ['-c', 'wal_init_zero=off'];
 const unlisteners = new Map();
 const serialized = (error) => {

@@ -139,20 +139,33 @@ export class Metrics implements IngestObserver {
 
   /** The embedded database's checkpoints by cause, read when scraped. */
   watchCheckpoints(checkpoints: () => CheckpointCounts): void {
-    const counted = { wal: 0, time: 0, seconds: 0 };
-    new Counter({
-      name: 'vigil_db_checkpoint_seconds_total',
-      help: 'Seconds the checkpoints of vigil_db_checkpoints_total held the embedded database, every statement waiting.',
-      registers: [this.registry],
-      collect() {
-        const now = checkpoints().seconds;
-        this.inc(now - counted.seconds);
-        counted.seconds = now;
-      },
-    });
+    const counted = { wal: 0, time: 0, seconds: 0, failed: 0 };
+    for (const [field, name, help] of [
+      [
+        'seconds',
+        'vigil_db_checkpoint_seconds_total',
+        'Seconds from each checkpoint of vigil_db_checkpoints_total being asked for to its end (statements queued before it included), every statement after it waiting.',
+      ],
+      [
+        'failed',
+        'vigil_db_checkpoint_failures_total',
+        "Measurements of the embedded database's WAL, or checkpoints, that failed: while the database is down, as its health says; any other time pg_wal may be growing.",
+      ],
+    ] as const) {
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const now = checkpoints()[field];
+          this.inc(now - counted[field]);
+          counted[field] = now;
+        },
+      });
+    }
     new Counter({
       name: 'vigil_db_checkpoints_total',
-      help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with anything written. Each holds every statement until it ends.",
+      help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with more than a WAL page written. Each holds every statement until it ends.",
       labelNames: ['cause'],
       registers: [this.registry],
       collect() {

@@ -30,12 +30,13 @@ export async function diskFlushes(server: TestVigil): Promise<number> {
 }
 
 /** The embedded database's checkpoints that Vigil ran, by cause, since its process opened it, from its /metrics. */
-export async function checkpoints(server: TestVigil): Promise<{ wal?: number; time?: number; seconds?: number }> {
+export async function checkpoints(server: TestVigil): Promise<{ wal?: number; time?: number; seconds?: number; failed?: number }> {
   const text = await metricsOf(server);
   return {
     wal: seriesValue(text, 'vigil_db_checkpoints_total{cause="wal"}'),
     time: seriesValue(text, 'vigil_db_checkpoints_total{cause="time"}'),
     seconds: seriesValue(text, 'vigil_db_checkpoint_seconds_total'),
+    failed: seriesValue(text, 'vigil_db_checkpoint_failures_total'),
   };
 }
 
