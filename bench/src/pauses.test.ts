@@ -9,6 +9,7 @@ const metrics = (
   loopP99: number,
   commits: [count: number, upTo10Ms: number, events: number],
   proven?: number,
+  checkpoints?: [wal: number, time: number, seconds: number],
 ) =>
   [
     '# HELP vigil_nodejs_gc_duration_seconds Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
@@ -33,6 +34,13 @@ const metrics = (
     `vigil_group_commit_events_sum ${commits[2]}`,
     `vigil_group_commit_events_count ${commits[0]}`,
     ...(proven === undefined ? [] : [`vigil_fact_cache_unchecked_commits ${proven}`]),
+    ...(checkpoints === undefined
+      ? []
+      : [
+          `vigil_db_checkpoints_total{cause="wal"} ${checkpoints[0]}`,
+          `vigil_db_checkpoints_total{cause="time"} ${checkpoints[1]}`,
+          `vigil_db_checkpoint_seconds_total ${checkpoints[2]}`,
+        ]),
     '',
   ].join('\n');
 
@@ -52,6 +60,8 @@ describe("a Vigil server's pauses from its /metrics", () => {
       commitEvents: 9200,
       commitsOver10Ms: 7,
       commitsProven: 0,
+      checkpoints: 0,
+      checkpointMs: 0,
     });
     expect(describePauses(pauses)).toBe(
       "event loop's 10 ms ticks up to 27 ms apart (p99 3 ms); 92 GCs, 2 of them ≥ 10 ms, 180 ms in all (30 ms major); 4000 group commits of 2.3 events, 7 of them ≥ 10 ms",
@@ -69,5 +79,13 @@ describe("a Vigil server's pauses from its /metrics", () => {
     expect(describePauses(pausesBetween(before, after))).toMatch(
       /100 group commits of 2\.0 events, 1 of them ≥ 10 ms, 90 written with their facts proven current$/,
     );
+  });
+
+  it("adds the embedded database's checkpoints, each of which holds every commit, when there were any", () => {
+    const before = parseMetrics(metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [50, 50, 100], 40, [1, 0, 0.2]));
+    const after = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 1, 0.45]));
+    expect(describePauses(pausesBetween(before, after))).toMatch(/90 written with their facts proven current; 1 checkpoint holding the database 250 ms$/);
+    const none = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 1, 0.45]));
+    expect(describePauses(pausesBetween(after, none))).not.toMatch(/checkpoint/);
   });
 });

@@ -25,6 +25,9 @@ export interface Pauses {
   commitsOver10Ms: number;
   /** Group commits written with their cached facts proven current instead of compared (PGlite; see the README). */
   commitsProven: number;
+  /** Checkpoints Vigil ran on the embedded database, and the time from each one's request to its end (PGlite). */
+  checkpoints: number;
+  checkpointMs: number;
 }
 
 interface Commits {
@@ -46,7 +49,13 @@ interface GcCounts {
  * the event loop's longest and 99th-percentile delay and the group commits' count, ≤ 10 ms bucket and events, from
  * the server's /metrics text.
  */
-export function parseMetrics(text: string): { gc: GcCounts; commits: Commits; loopMaxMs: number; loopP99Ms: number } {
+export function parseMetrics(text: string): {
+  gc: GcCounts;
+  commits: Commits;
+  checkpoints: { total: number; seconds: number };
+  loopMaxMs: number;
+  loopP99Ms: number;
+} {
   const gc: GcCounts = { total: 0, upTo10Ms: 0, seconds: 0, majorSeconds: 0 };
   // A server from before the commit histograms has none: no commits seen.
   const series = (name: string) => {
@@ -69,6 +78,10 @@ export function parseMetrics(text: string): { gc: GcCounts; commits: Commits; lo
       upTo10Ms: series('vigil_group_commit_duration_seconds_bucket{le="0.01"}'),
       events: series('vigil_group_commit_events_sum'),
       proven: series('vigil_fact_cache_unchecked_commits'),
+    },
+    checkpoints: {
+      total: series('vigil_db_checkpoints_total{cause="wal"}') + series('vigil_db_checkpoints_total{cause="time"}'),
+      seconds: series('vigil_db_checkpoint_seconds_total'),
     },
     loopMaxMs: metricValue(text, 'vigil_nodejs_eventloop_lag_max_seconds') * 1000,
     loopP99Ms: metricValue(text, 'vigil_nodejs_eventloop_lag_p99_seconds') * 1000,
@@ -100,10 +113,13 @@ export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: Re
     commitEvents: after.commits.events - before.commits.events,
     commitsOver10Ms: after.commits.total - before.commits.total - (after.commits.upTo10Ms - before.commits.upTo10Ms),
     commitsProven: after.commits.proven - before.commits.proven,
+    checkpoints: after.checkpoints.total - before.checkpoints.total,
+    checkpointMs: (after.checkpoints.seconds - before.checkpoints.seconds) * 1000,
   };
 }
 
 export const describePauses = (p: Pauses) =>
   `event loop's 10 ms ticks up to ${p.loopMaxMs.toFixed(0)} ms apart (p99 ${p.loopP99Ms.toFixed(0)} ms); ${p.gcs} GCs, ${p.gcsOver10Ms} of them ≥ 10 ms, ` +
   `${p.gcMs.toFixed(0)} ms in all (${p.majorGcMs.toFixed(0)} ms major); ${p.commits} group commits of ${(p.commitEvents / (p.commits || 1)).toFixed(1)} events, ` +
-  `${p.commitsOver10Ms} of them ≥ 10 ms${p.commitsProven > 0 ? `, ${p.commitsProven} written with their facts proven current` : ''}`;
+  `${p.commitsOver10Ms} of them ≥ 10 ms${p.commitsProven > 0 ? `, ${p.commitsProven} written with their facts proven current` : ''}` +
+  (p.checkpoints > 0 ? `; ${p.checkpoints} checkpoint${p.checkpoints === 1 ? '' : 's'} holding the database ${p.checkpointMs.toFixed(0)} ms` : '');
