@@ -41,6 +41,8 @@ export interface OpenOptions {
   migrate: boolean;
   /** Who holds the embedded database, for the message another process sees. */
   purpose: string;
+  /** How often the embedded database's WAL is measured for a checkpoint (pglite-checkpointer.ts); 10 s by default. */
+  checkpointEveryMs?: number;
 }
 
 /**
@@ -198,7 +200,7 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
     limits.stuckAfterMs = (env.VIGIL_WATCHDOG_SECONDS ?? 0) * 1000;
     const health = new DatabaseHealth({ ping: () => client.probe() });
     // PostgreSQL's checkpointer, which PGlite's single-user PostgreSQL lacks (see pglite-checkpointer.ts).
-    const checkpointer = new PgliteCheckpointer(client, { everyMs: CHECKPOINTER_EVERY_MS });
+    const checkpointer = new PgliteCheckpointer(client, { everyMs: options.checkpointEveryMs ?? CHECKPOINTER_EVERY_MS });
     checkpointer.start();
     return {
       driver: 'pglite',

@@ -1,7 +1,10 @@
 import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/load.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/databases.js';
+import { openDatabase } from './open.js';
 import { PgliteCheckpointer } from './pglite-checkpointer.js';
 import { PgliteGuard } from './pglite-guard.js';
 import { PgliteThread } from './pglite-thread.js';
@@ -56,4 +59,26 @@ describe("Vigil's checkpointer on PGlite, which checkpoints only when it shuts d
     ).rows as [{ wal: number }];
     expect(wal).toBeLessThan(32 * MB);
   }, 120_000);
+});
+
+describe('the embedded database as Vigil opens it', () => {
+  let database: TestDatabase;
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('runs the checkpointer from the moment it opens until it closes, counting its checkpoints', async () => {
+    database = await createTestDatabase('pglite');
+    const env = loadConfig({ ...database.env }).env;
+    await (await openDatabase(env, { migrate: false, purpose: 'test' })).close();
+    appendFileSync(join(database.env.VIGIL_DATA_DIR!, 'pgdata', 'postgresql.conf'), '\nmax_wal_size = 32MB\n');
+    const opened = await openDatabase(env, { migrate: false, purpose: 'test', checkpointEveryMs: 50 });
+    try {
+      await opened.db.execute(sql.raw('CREATE TABLE w (doc text)'));
+      await opened.db.execute(sql.raw('INSERT INTO w SELECT repeat(md5(g::text), 32) FROM generate_series(1, 20000) g'));
+      await expect.poll(() => opened.checkpoints?.().wal, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
 });
