@@ -7,6 +7,30 @@ import type { CheckpointCounts } from '../db/pglite-checkpointer.js';
 /** Buckets of the latency histograms (seconds): from a millisecond, where a request or a commit is quick, to 2.5 s. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
+/**
+ * A counter that follows running totals kept elsewhere, read when scraped: prom-client's counters only grow by
+ * increments, so each scrape adds what the totals grew by since the last. `read` gives one total, or one for each
+ * value of `label`.
+ */
+function followTotals(registry: Registry, metric: { name: string; help: string; label?: string }, read: () => number | Record<string, number>): void {
+  const counted = new Map<string, number>();
+  new Counter({
+    name: metric.name,
+    help: metric.help,
+    labelNames: metric.label ? [metric.label] : [],
+    registers: [registry],
+    collect() {
+      const totals = read();
+      for (const [value, total] of typeof totals === 'number' ? [['', totals] as const] : Object.entries(totals)) {
+        const grown = total - (counted.get(value) ?? 0);
+        if (metric.label) this.inc({ [metric.label]: value }, grown);
+        else this.inc(grown);
+        counted.set(value, total);
+      }
+    },
+  });
+}
+
 /** Prometheus metrics, on a registry of their own so several servers can live in one process (tests). */
 export class Metrics implements IngestObserver {
   readonly registry = new Registry();
@@ -93,20 +117,15 @@ export class Metrics implements IngestObserver {
 
   /** PostgreSQL's connection pools, read when scraped: how many connections each opened, holds and is waited for. */
   watchPools(pools: () => Record<string, PoolStats>): void {
-    const counted = new Map<string, number>();
-    new Counter({
-      name: 'vigil_db_connections_opened_total',
-      help: 'Connections each PostgreSQL pool (ingest, reporting) has opened. Steady growth under a steady load is churn: each new connection costs PostgreSQL a backend and its statements planned again.',
-      labelNames: ['pool'] as const,
-      registers: [this.registry],
-      collect() {
-        // The pools count; a scrape adds what they opened since the last one.
-        for (const [pool, stats] of Object.entries(pools())) {
-          this.inc({ pool }, stats.opened - (counted.get(pool) ?? 0));
-          counted.set(pool, stats.opened);
-        }
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_connections_opened_total',
+        help: 'Connections each PostgreSQL pool (ingest, reporting) has opened. Steady growth under a steady load is churn: each new connection costs PostgreSQL a backend and its statements planned again.',
+        label: 'pool',
       },
-    });
+      () => Object.fromEntries(Object.entries(pools()).map(([pool, stats]) => [pool, stats.opened])),
+    );
     new Gauge({
       name: 'vigil_db_connections',
       help: 'Connections each PostgreSQL pool holds now, in use (or being opened) or idle, and callers waiting for one (the pool is too small for the load, or its statements too slow).',
@@ -124,58 +143,46 @@ export class Metrics implements IngestObserver {
 
   /** The embedded database's flushes to the disk, read when scraped. */
   watchFlushes(flushes: () => number): void {
-    let counted = 0;
-    new Counter({
-      name: 'vigil_db_flushes_total',
-      help: "Flushes to the disk the embedded database made (PostgreSQL's fsync() calls: the WAL at each commit, files and directories at checkpoints). 0 with VIGIL_DATA_DIR_SYNC=off, where the operating system writes when it chooses.",
-      registers: [this.registry],
-      collect() {
-        const now = flushes();
-        this.inc(now - counted);
-        counted = now;
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_flushes_total',
+        help: "Flushes to the disk the embedded database made (PostgreSQL's fsync() calls: the WAL at each commit, files and directories at checkpoints). 0 with VIGIL_DATA_DIR_SYNC=off, where the operating system writes when it chooses.",
       },
-    });
+      flushes,
+    );
   }
 
   /** The embedded database's checkpoints by cause, read when scraped. */
   watchCheckpoints(checkpoints: () => CheckpointCounts): void {
-    const counted = { wal: 0, time: 0, seconds: 0, failed: 0 };
-    for (const [field, name, help] of [
-      [
-        'seconds',
-        'vigil_db_checkpoint_seconds_total',
-        'Seconds from each checkpoint of vigil_db_checkpoints_total being asked for to its end (statements queued before it included), every statement after it waiting.',
-      ],
-      [
-        'failed',
-        'vigil_db_checkpoint_failures_total',
-        "Measurements of the embedded database's WAL, or checkpoints, that failed: while the database is down, as its health says; any other time pg_wal may be growing.",
-      ],
-    ] as const) {
-      new Counter({
-        name,
-        help,
-        registers: [this.registry],
-        collect() {
-          const now = checkpoints()[field];
-          this.inc(now - counted[field]);
-          counted[field] = now;
-        },
-      });
-    }
-    new Counter({
-      name: 'vigil_db_checkpoints_total',
-      help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with more than a WAL page written. Each holds every statement until it ends.",
-      labelNames: ['cause'],
-      registers: [this.registry],
-      collect() {
-        const now = checkpoints();
-        for (const cause of ['wal', 'time'] as const) {
-          this.inc({ cause }, now[cause] - counted[cause]);
-          counted[cause] = now[cause];
-        }
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_checkpoints_total',
+        help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with more than a WAL page written. Each holds every statement until it ends.",
+        label: 'cause',
       },
-    });
+      () => {
+        const { wal, time } = checkpoints();
+        return { wal, time };
+      },
+    );
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_checkpoint_seconds_total',
+        help: 'Seconds from each checkpoint of vigil_db_checkpoints_total being asked for to its end (statements queued before it included), every statement after it waiting.',
+      },
+      () => checkpoints().seconds,
+    );
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_checkpoint_failures_total',
+        help: "Measurements of the embedded database's WAL, or checkpoints, that failed: while the database is down, as its health says; any other time pg_wal may be growing.",
+      },
+      () => checkpoints().failed,
+    );
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
