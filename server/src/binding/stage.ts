@@ -32,7 +32,7 @@ export function createBindingStage(): InsightStage {
       if (!found) return undefined;
       return {
         facts: found.flatMap((f) => (f.v === null ? [] : [[f.k, f.v]])),
-        stale: staleWhen(found, sql`SELECT to_jsonb(public_key) FROM device_keys WHERE device_id = q.k`),
+        stale: () => staleWhen(found, sql`SELECT to_jsonb(public_key) FROM device_keys WHERE device_id = q.k`),
       };
     },
     evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {

@@ -147,7 +147,7 @@ async function storeIn(
   const [devices, handprints, ...facts] = reads.map((_, i) => (cached[i] ? cached[i].facts : (parts[i] ?? null)));
   const checks = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
   attempt.proved = checks.length > 0 && use === 'proof' && provenAfter !== undefined;
-  const stale = attempt.proved ? [notNextXid(provenAfter!)] : checks;
+  const stale = attempt.proved ? [notNextXid(provenAfter!)] : checks.map((check) => check());
   for (const [k, response] of answersOf(stored)) {
     for (const i of keyed.get(k) ?? []) outcomes[i] = { insights: response, replayed: true };
     keyed.delete(k);

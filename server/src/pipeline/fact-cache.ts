@@ -208,8 +208,12 @@ export const factKey = {
 export interface CachedPart {
   /** In the shape the part's read returns. */
   facts: unknown;
-  /** A boolean SQL expression, true when any stored row differs from what the cache served; absent: nothing served. */
-  stale?: Sql;
+  /**
+   * Builds a boolean SQL expression, true when any stored row differs from what the cache served; absent: nothing
+   * served. Built only for a write that compares: a write with a proof (`notNextXid`) sends none, and building it
+   * serialises every fact served.
+   */
+  stale?: () => Sql;
 }
 
 /**

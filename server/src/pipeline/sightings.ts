@@ -95,14 +95,16 @@ export function cachedSightings(batch: readonly Sighted[], cache: FactCache): (C
       ? { facts: null }
       : devices && {
           facts: rows(devices),
-          stale: staleWhen(
-            answered(devices),
-            sql`SELECT jsonb_build_array(d.device_id, ${ms('d.first_seen')}, d.model, d.os_version) FROM devices d WHERE d.device_id = q.k`,
-          ),
+          stale: () =>
+            staleWhen(
+              answered(devices),
+              sql`SELECT jsonb_build_array(d.device_id, ${ms('d.first_seen')}, d.model, d.os_version) FROM devices d WHERE d.device_id = q.k`,
+            ),
         },
     handprints && {
       facts: rows(handprints),
-      stale: staleWhen(answered(handprints), sql`SELECT jsonb_build_array(h.handprint_id, ${ms('h.first_seen')}) FROM handprints h WHERE h.handprint_id = q.k`),
+      stale: () =>
+        staleWhen(answered(handprints), sql`SELECT jsonb_build_array(h.handprint_id, ${ms('h.first_seen')}) FROM handprints h WHERE h.handprint_id = q.k`),
     },
   ];
 }

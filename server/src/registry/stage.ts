@@ -99,7 +99,7 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
       ];
       const versions = registrations.map((r) => ({ k: r.k, v: r.v ? r.v[11] : null }));
       const summaries = pairs.map((p) => ({ k: p.k, v: [p.v!.length, p.v!.reduce((sum, [, at]) => sum + at, 0)] }));
-      const stale = sql`(${staleWhen(versions, sql`SELECT to_jsonb(r.version) FROM registrations r WHERE r.device_id = q.k`)}
+      const stale = () => sql`(${staleWhen(versions, sql`SELECT to_jsonb(r.version) FROM registrations r WHERE r.device_id = q.k`)}
         OR ${staleWhen(summaries, sql`SELECT jsonb_build_array(count(*), COALESCE(sum(${ms('i.last_seen')}), 0)) FROM device_identities i WHERE i.device_id = q.k`)})`;
       return { facts, stale };
     },

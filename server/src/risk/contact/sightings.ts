@@ -94,10 +94,11 @@ export function cachedContactSightings(sightings: readonly Sighting[], cache: Fa
     checks.push({ k: keyOf(s.kind, s.value), v: [entry.first, entry.n] });
   }
   const where = sql`kind = split_part(q.k, ' ', 1) AND value = substr(q.k, position(' ' in q.k) + 1)`;
-  const stale = staleWhen(
-    checks,
-    sql`SELECT jsonb_build_array((SELECT ${ms('first_seen')} FROM intel_sightings WHERE ${where}), (SELECT count(*) FROM intel_links WHERE ${where}))`,
-  );
+  const stale = () =>
+    staleWhen(
+      checks,
+      sql`SELECT jsonb_build_array((SELECT ${ms('first_seen')} FROM intel_sightings WHERE ${where}), (SELECT count(*) FROM intel_links WHERE ${where}))`,
+    );
   return { facts, stale };
 }
 
