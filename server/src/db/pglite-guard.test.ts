@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import type { Results } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
 import { DatabaseFault, unavailableError } from './faults.js';
-import { PgliteGuard } from './pglite-guard.js';
+import { PgliteGuard, SPACE_HEADROOM_BYTES, SPACE_RECHECK_MS } from './pglite-guard.js';
 import type { PgliteConnection } from './pglite-thread.js';
 
 /** What PGlite does once PostgreSQL PANICked: the failing command is answered with the PANIC, later ones never. */
@@ -76,5 +76,48 @@ describe('PgliteGuard after a PANIC', () => {
     await expect(guard.transaction(async () => 'done')).rejects.toBe(panic);
     expect(asked).toEqual(['BEGIN', 'COMMIT']);
     await expect(guard.query('SELECT 1')).rejects.toBeInstanceOf(DatabaseFault);
+  });
+});
+
+describe('PgliteGuard measuring free space', () => {
+  const MIN = 64 * 1024 * 1024;
+  function measured(free: number) {
+    const clock = { now: 0 };
+    const calls = { statfs: 0 };
+    const asked: string[] = [];
+    const guard = new PgliteGuard(healthy(asked), {
+      dataDir: tmpdir(),
+      minFreeBytes: MIN,
+      reopen: async () => healthy([]),
+      freeBytes: () => (calls.statfs++, free),
+      now: () => clock.now,
+    });
+    return { guard, clock, calls, asked };
+  }
+
+  it('trusts a measurement with a gigabyte to spare for a tenth of a second, then measures again', async () => {
+    const { guard, clock, calls } = measured(MIN + SPACE_HEADROOM_BYTES);
+    await guard.query('INSERT 1');
+    clock.now = SPACE_RECHECK_MS - 1;
+    await guard.query('INSERT 2');
+    expect(calls.statfs).toBe(1);
+    clock.now = SPACE_RECHECK_MS;
+    await guard.query('INSERT 3');
+    expect(calls.statfs).toBe(2);
+  });
+
+  it('measures before every piece of work when less than that is to spare', async () => {
+    const { guard, calls } = measured(MIN + SPACE_HEADROOM_BYTES - 1);
+    await guard.query('INSERT 1');
+    await guard.query('INSERT 2');
+    expect(calls.statfs).toBe(2);
+  });
+
+  it('refuses work below the minimum, and a probe always measures', async () => {
+    const { guard, calls, asked } = measured(MIN - 1);
+    await expect(guard.query('INSERT 1')).rejects.toMatchObject({ kind: 'disk_full' });
+    await expect(guard.probe()).rejects.toMatchObject({ kind: 'disk_full' });
+    expect(calls.statfs).toBe(2);
+    expect(asked).toEqual([]);
   });
 });
