@@ -2,6 +2,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from '@vigil/drizzle/schema';
 import type { DatabaseHealth } from './health.js';
 import type { CheckpointCounts } from './pglite-checkpointer.js';
+import type { FlushCounts } from './pglite-thread.js';
 import type { ReplicaState } from './replica.js';
 import type { PoolStats } from './session-pool.js';
 
@@ -34,8 +35,8 @@ export interface DatabaseHandle {
   readonly replica?: { readonly state: ReplicaState };
   /** PostgreSQL's connection pools, for /metrics (PGlite has one connection and no pool). */
   pools?(): { ingest: PoolStats; reporting: PoolStats };
-  /** The embedded database's flushes to the disk since it opened (its fsync() calls), for /metrics; 0 unsynced. */
-  flushes?(): number;
+  /** The embedded database's flushes to the disk since it opened, for /metrics; all 0 unsynced. */
+  flushes?(): FlushCounts;
   /** The embedded database's checkpoints since it opened, by cause, and their seconds (pglite-checkpointer.ts). */
   checkpoints?(): CheckpointCounts;
   /**

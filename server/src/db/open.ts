@@ -218,7 +218,7 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
         return client.listen(channel, onMessage);
       },
       ping: () => client.probe(),
-      flushes: () => flushed.count,
+      flushes: () => ({ fsyncs: flushed.count, background: flushed.background, failed: flushed.failed }),
       checkpoints: () => ({ ...checkpointer.counts }),
       async close() {
         health.stop();

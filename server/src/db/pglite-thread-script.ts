@@ -36,10 +36,12 @@ const flushed = new Int32Array(workerData.flushed);
 // dirty_expire_centisecs), and a commit's WAL flush waits behind the burst (measured on ext4 at full speed: a
 // 100-340 ms flush every 30 s, where commits take ~1 ms). So the data files written in each second are flushed by a
 // thread of their own (FLUSHER), never PostgreSQL's, a second's writes at a time, each file by a descriptor opened
-// for it: PostgreSQL's own descriptors still hear of a failed write-back (Linux tells each open file once). Before
-// PostgreSQL flushes a data file itself (a checkpoint), the flushes under way end, and if one failed, that flush
-// fails: PostgreSQL PANICs as it would have, before the checkpoint could drop the WAL that repairs the file. The WAL
-// is never flushed there, so a commit's flush neither waits for them nor could miss an error of its own.
+// for it: PostgreSQL's own descriptors still hear of a failed write-back (Linux tells each open file once). Once one
+// of them failed (a file that would not open included, as PostgreSQL's checkpointer counts one), PostgreSQL's next
+// flush of any file fails, a commit's of the WAL too: it PANICs at once, as it does when its checkpointer's flush
+// fails, and never reaches a checkpoint that would drop the WAL that repairs the file. Before PostgreSQL flushes a
+// data file itself (a checkpoint), the flushes under way end, so that a failure among them is not missed; a commit's
+// flush of the WAL does not wait for them, and the WAL is never flushed there.
 const WRITEBACK_EVERY_MS = 1000;
 const FLUSHER = \`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -56,13 +58,17 @@ parentPort.on('message', (paths) => {
         Atomics.add(flushed, 1, 1);
       } catch (error) {
         // A file dropped since it was written (a table dropped or truncated) has nothing left to flush.
-        if (error.code !== 'ENOENT') Atomics.store(state, 1, 1);
+        if (error.code !== 'ENOENT') {
+          Atomics.store(state, 1, 1);
+          Atomics.add(flushed, 2, 1);
+        }
       } finally {
         if (fd !== undefined) fs.closeSync(fd);
       }
     }
   } catch {
     Atomics.store(state, 1, 1);
+    Atomics.add(flushed, 2, 1);
   } finally {
     Atomics.store(state, 0, 0);
     Atomics.notify(state, 0);
@@ -90,7 +96,7 @@ const writingBack = (nodefs) => {
     written.clear();
   }, WRITEBACK_EVERY_MS).unref();
   return {
-    /** Before PostgreSQL flushes \`stream\`: a data file waits for the flushes under way; a failed one fails it. */
+    /** Before PostgreSQL flushes \`stream\`: a data file waits for the flushes under way; once one failed, every flush fails. */
     beforeFlush(stream) {
       // A minute without an end is a flusher that died or hangs: its flushes count as failed.
       for (let waited = 0; !wal(stream) && Atomics.load(state, 0) !== 0; waited++) {

@@ -63,7 +63,7 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void; sinc
  * and kept across the threads that one database opens one after another (PgliteGuard's reopen).
  */
 export class FlushCounter {
-  readonly shared = new SharedArrayBuffer(8);
+  readonly shared = new SharedArrayBuffer(12);
   private readonly view = new Int32Array(this.shared);
 
   /** PostgreSQL's fsync() calls. */
@@ -75,6 +75,21 @@ export class FlushCounter {
   get background(): number {
     return Atomics.load(this.view, 1);
   }
+
+  /** Background flushes that failed: PostgreSQL's next flush of a data file (a checkpoint) then fails, a PANIC. */
+  get failed(): number {
+    return Atomics.load(this.view, 2);
+  }
+}
+
+/** What an embedded database's flushes have been since it opened (FlushCounter's, for /metrics). */
+export interface FlushCounts {
+  /** PostgreSQL's fsync() calls. */
+  fsyncs: number;
+  /** Data files flushed in the background. */
+  background: number;
+  /** Background flushes that failed. */
+  failed: number;
 }
 
 export interface PgliteThreadLimits {

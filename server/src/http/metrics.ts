@@ -3,6 +3,7 @@ import type { FactCache } from '../pipeline/fact-cache.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
 import type { PoolStats } from '../db/session-pool.js';
 import type { CheckpointCounts } from '../db/pglite-checkpointer.js';
+import type { FlushCounts } from '../db/pglite-thread.js';
 
 /** Buckets of the latency histograms (seconds): from a millisecond, where a request or a commit is quick, to 2.5 s. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -142,14 +143,30 @@ export class Metrics implements IngestObserver {
   }
 
   /** The embedded database's flushes to the disk, read when scraped. */
-  watchFlushes(flushes: () => number): void {
+  watchFlushes(flushes: () => FlushCounts): void {
     followTotals(
       this.registry,
       {
         name: 'vigil_db_flushes_total',
         help: "Flushes to the disk the embedded database made (PostgreSQL's fsync() calls: the WAL at each commit, files and directories at checkpoints). 0 with VIGIL_DATA_DIR_SYNC=off, where the operating system writes when it chooses.",
       },
-      flushes,
+      () => flushes().fsyncs,
+    );
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_background_flushes_total',
+        help: "Data files of the embedded database flushed in the background, each second's written files on a thread of their own, so that the operating system never writes them in one burst that a commit's flush would wait behind. 0 with VIGIL_DATA_DIR_SYNC=off.",
+      },
+      () => flushes().background,
+    );
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_background_flush_failures_total',
+        help: "Background flushes of the embedded database's data files that failed (the disk reported an error): PostgreSQL's next flush of a data file then fails, it stops (a PANIC) before a checkpoint could drop the WAL that repairs the file, and the database is opened again from its WAL. Any increase is a failing disk.",
+      },
+      () => flushes().failed,
     );
   }
 

@@ -24,9 +24,14 @@ export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'rep
   return seriesValue(await metricsOf(server), `vigil_db_connections_opened_total{pool="${pool}"}`) ?? Number.NaN;
 }
 
-/** The embedded database's flushes to the disk since its process opened it, from its /metrics. */
-export async function diskFlushes(server: TestVigil): Promise<number> {
-  return seriesValue(await metricsOf(server), 'vigil_db_flushes_total') ?? Number.NaN;
+/** The embedded database's flushes to the disk since its process opened it, from its /metrics (FlushCounts). */
+export async function diskFlushes(server: TestVigil): Promise<{ fsyncs?: number; background?: number; failed?: number }> {
+  const text = await metricsOf(server);
+  return {
+    fsyncs: seriesValue(text, 'vigil_db_flushes_total'),
+    background: seriesValue(text, 'vigil_db_background_flushes_total'),
+    failed: seriesValue(text, 'vigil_db_background_flush_failures_total'),
+  };
 }
 
 /** The embedded database's checkpoints that Vigil ran, by cause, since its process opened it, from its /metrics. */
