@@ -25,10 +25,14 @@ interface Committer<I> {
 type Row = { id: string; body: unknown };
 /**
  * Imported from the server's build by path, as the bench runs the server's CLI: a dependency on the server package
- * would make pnpm link its `vigil` bin into the bench at install time, before any build has made it.
+ * would make pnpm link its `vigil` bin into the bench at install time, before any build has made it. Its options are
+ * typed here by hand for the same reason (typing them from the build would make the bench's type check need the
+ * server built first): a renamed option would be dropped silently, so keep these names as GroupCommitOptions has them.
  */
 const GROUP_COMMIT = new URL('../../server/dist/ingest/group-commit.js', import.meta.url).href;
-const { GroupCommitter } = (await import(GROUP_COMMIT)) as {
+const { GroupCommitter } = (await import(GROUP_COMMIT).catch((error: unknown) => {
+  throw new Error(`The durable floor commits through the server's group commit: build the server first (${String(error)})`);
+})) as {
   GroupCommitter: new (options: {
     commit(items: Row[]): Promise<undefined[]>;
     maxBatch: number;

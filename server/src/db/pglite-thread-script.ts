@@ -48,6 +48,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const state = new Int32Array(workerData.state);
 const flushed = new Int32Array(workerData.flushed);
+const failed = () => {
+  Atomics.store(state, 1, 1);
+  Atomics.add(flushed, 2, 1);
+};
 parentPort.on('message', (paths) => {
   try {
     for (const path of paths) {
@@ -58,17 +62,16 @@ parentPort.on('message', (paths) => {
         Atomics.add(flushed, 1, 1);
       } catch (error) {
         // A file dropped since it was written (a table dropped or truncated) has nothing left to flush.
-        if (error.code !== 'ENOENT') {
-          Atomics.store(state, 1, 1);
-          Atomics.add(flushed, 2, 1);
-        }
-      } finally {
+        if (error.code !== 'ENOENT') failed();
+      }
+      try {
         if (fd !== undefined) fs.closeSync(fd);
+      } catch {
+        // The flush, done or failed, is counted; a descriptor that would not close loses nothing of it.
       }
     }
   } catch {
-    Atomics.store(state, 1, 1);
-    Atomics.add(flushed, 2, 1);
+    failed();
   } finally {
     Atomics.store(state, 0, 0);
     Atomics.notify(state, 0);
@@ -102,6 +105,7 @@ const writingBack = (nodefs) => {
       for (let waited = 0; !wal(stream) && Atomics.load(state, 0) !== 0; waited++) {
         if (waited === 60) {
           Atomics.store(state, 1, 1);
+          Atomics.add(flushed, 2, 1);
           break;
         }
         Atomics.wait(state, 0, 1, 1000);

@@ -76,7 +76,7 @@ export class FlushCounter {
     return Atomics.load(this.view, 1);
   }
 
-  /** Background flushes that failed: PostgreSQL's next flush of a data file (a checkpoint) then fails, a PANIC. */
+  /** Background flushes that failed (or a flusher that hung a minute): PostgreSQL's next flush of any file then fails, a PANIC. */
   get failed(): number {
     return Atomics.load(this.view, 2);
   }

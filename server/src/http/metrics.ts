@@ -164,7 +164,7 @@ export class Metrics implements IngestObserver {
       this.registry,
       {
         name: 'vigil_db_background_flush_failures_total',
-        help: "Background flushes of the embedded database's data files that failed (the disk reported an error): PostgreSQL's next flush of a data file then fails, it stops (a PANIC) before a checkpoint could drop the WAL that repairs the file, and the database is opened again from its WAL. Any increase is a failing disk.",
+        help: "Background flushes of the embedded database's data files that failed (a flush or the file's opening reported an error, or the flusher hung a minute): PostgreSQL's next flush of any file then fails, so it stops (a PANIC) before a checkpoint could drop the WAL that repairs the file, and the database is opened again from its WAL. Any increase is a failing disk or a data directory changed under the database.",
       },
       () => flushes().failed,
     );

@@ -108,6 +108,7 @@ describe.runIf(testDrivers().includes('pglite'))('durability of the embedded dat
   it('leaves the writing to the operating system with VIGIL_DATA_DIR_SYNC=off', async () => {
     server = await startTestVigil('pglite', { VIGIL_DATA_DIR_SYNC: 'off' });
     await commitOne(server);
+    // A round of the background flusher (each second) must pass for its count of 0 to say anything.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await diskFlushes(server)).toEqual({ fsyncs: 0, background: 0, failed: 0 });
   });
