@@ -6,33 +6,41 @@ import { insightBody } from './insight-body.js';
 /**
  * The durable floor: the bare route plus the one thing Vigil promises of every answer — the event is in PostgreSQL,
  * committed, before the answer goes out. Each body is stored whole as one jsonb row, and concurrent requests share
- * commits through Vigil's own group commit (ingest/group-commit.ts, from the server's build) with Vigil's settings (a
- * pool of 10; VIGIL_COMMIT_CONCURRENCY, VIGIL_COMMIT_OVERLAP_MS, VIGIL_COMMIT_LINGER_MS and VIGIL_COMMIT_BATCH_MAX,
- * Vigil's defaults unless the shell sets them, as it does for the Vigil measured beside), so floor ÷ bare is what
- * durability alone costs on this machine and Vigil ÷ floor is what everything else in Vigil costs.
+ * commits through Vigil's own group commit (ingest/group-commit.ts) with Vigil's settings, read by Vigil's own
+ * schema (config/env.ts): the pool size and the commits' concurrency, overlap, linger and batch size, Vigil's defaults
+ * unless the shell sets them, as it does for the Vigil measured beside. So floor ÷ bare is what durability alone costs
+ * on this machine and Vigil ÷ floor is what everything else in Vigil costs.
+ *
+ * Both come from the server's build, by path, as the bench runs the server's CLI: a dependency on the server package
+ * would make pnpm link its `vigil` bin into the bench at install time, before any build has made it. Their types are
+ * written here by hand for the same reason (typing them from the build would make the bench's type check need the
+ * server built first): a renamed option would be dropped silently, so keep these names as the server has them.
  */
-const POOL_SIZE = 10;
-// As Vigil reads them (config/env.ts, db/open.ts): at most one commit per connection but one.
-const COMMITS_IN_FLIGHT = Math.max(1, Math.min(Number(process.env.VIGIL_COMMIT_CONCURRENCY ?? 4), POOL_SIZE - 1));
-const OVERLAP_AFTER_MS = Number(process.env.VIGIL_COMMIT_OVERLAP_MS ?? 50);
-const MAX_BATCH = Number(process.env.VIGIL_COMMIT_BATCH_MAX ?? 500);
-const LINGER_MS = Number(process.env.VIGIL_COMMIT_LINGER_MS ?? 0);
+const fromServer = (path: string): Promise<unknown> =>
+  import(new URL(`../../server/dist/${path}`, import.meta.url).href).catch((error: unknown) => {
+    throw new Error(`The durable floor runs the server's group commit: build the server first (${String(error)})`);
+  });
+
+interface Settings {
+  VIGIL_DB_POOL_SIZE: number;
+  VIGIL_COMMIT_CONCURRENCY: number;
+  VIGIL_COMMIT_OVERLAP_MS: number;
+  VIGIL_COMMIT_LINGER_MS: number;
+  VIGIL_COMMIT_BATCH_MAX: number;
+}
+const { envSchema } = (await fromServer('config/env.js')) as {
+  envSchema: { pick(keys: Record<keyof Settings, true>): { parse(env: unknown): Settings } };
+};
+const settings = envSchema
+  .pick({ VIGIL_DB_POOL_SIZE: true, VIGIL_COMMIT_CONCURRENCY: true, VIGIL_COMMIT_OVERLAP_MS: true, VIGIL_COMMIT_LINGER_MS: true, VIGIL_COMMIT_BATCH_MAX: true })
+  .parse(process.env);
 
 /** What the floor uses of the server's GroupCommitter. */
 interface Committer<I> {
   submit(item: I): Promise<void>;
 }
 type Row = { id: string; body: unknown };
-/**
- * Imported from the server's build by path, as the bench runs the server's CLI: a dependency on the server package
- * would make pnpm link its `vigil` bin into the bench at install time, before any build has made it. Its options are
- * typed here by hand for the same reason (typing them from the build would make the bench's type check need the
- * server built first): a renamed option would be dropped silently, so keep these names as GroupCommitOptions has them.
- */
-const GROUP_COMMIT = new URL('../../server/dist/ingest/group-commit.js', import.meta.url).href;
-const { GroupCommitter } = (await import(GROUP_COMMIT).catch((error: unknown) => {
-  throw new Error(`The durable floor commits through the server's group commit: build the server first (${String(error)})`);
-})) as {
+const { GroupCommitter } = (await fromServer('ingest/group-commit.js')) as {
   GroupCommitter: new (options: {
     commit(items: Row[]): Promise<undefined[]>;
     maxBatch: number;
@@ -43,7 +51,7 @@ const { GroupCommitter } = (await import(GROUP_COMMIT).catch((error: unknown) =>
   }) => Committer<Row>;
 };
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: settings.VIGIL_DB_POOL_SIZE });
 await pool.query(`CREATE TABLE IF NOT EXISTS floor_events (
   id text PRIMARY KEY,
   body jsonb NOT NULL,
@@ -57,10 +65,11 @@ const committer = new GroupCommitter({
     ]);
     return rows.map(() => undefined);
   },
-  maxBatch: MAX_BATCH,
-  concurrency: COMMITS_IN_FLIGHT,
-  overlapAfterMs: OVERLAP_AFTER_MS,
-  lingerMs: LINGER_MS,
+  maxBatch: settings.VIGIL_COMMIT_BATCH_MAX,
+  // As db/open.ts clamps it: at most one commit per connection but one.
+  concurrency: Math.max(1, Math.min(settings.VIGIL_COMMIT_CONCURRENCY, settings.VIGIL_DB_POOL_SIZE - 1)),
+  overlapAfterMs: settings.VIGIL_COMMIT_OVERLAP_MS,
+  lingerMs: settings.VIGIL_COMMIT_LINGER_MS,
   // A failed batch fails its requests; the floor has no item to blame apart.
   isolate: () => false,
 });
