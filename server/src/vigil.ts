@@ -108,7 +108,10 @@ function registryServices<T extends { config: Config; database: DatabaseHandle }
 export async function createVigil(config: Config, options: CreateVigilOptions = {}): Promise<Vigil> {
   const env = config.env;
   const database = options.database ?? (await openDatabase(env, { migrate: true, purpose: 'vigil serve' }));
-  const keys = new KeyStore(database, { defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS });
+  // PGlite runs one transaction at a time, which lets a group commit prove its cached facts current (FactCache).
+  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES, database.driver === 'pglite');
+  // Key usage, written every VIGIL_KEY_USAGE_FLUSH_SECONDS, changes no cached fact: it must not end those proofs.
+  const keys = new KeyStore(database, { defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS, usageWrites: facts });
   const metrics = new Metrics();
   const logger = options.logger ?? { level: env.VIGIL_LOG_LEVEL };
   const stages = await createStages(config, database);
@@ -119,8 +122,6 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     maxQueue: env.VIGIL_LIVE_MAX_QUEUE,
     announceEveryMs: env.VIGIL_LIVE_ANNOUNCE_MS,
   });
-  // PGlite runs one transaction at a time, which lets a group commit prove its cached facts current (FactCache).
-  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES, database.driver === 'pglite');
   metrics.watchFactCache(facts);
   const pools = database.pools?.bind(database);
   if (pools) metrics.watchPools(pools);

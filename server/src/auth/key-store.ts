@@ -53,6 +53,14 @@ export interface KeyStoreOptions {
   events?: CredentialEvents;
   /** VIGIL_KEY_ROTATION_OVERLAP_HOURS: the overlap of a rotation that names none. */
   defaultOverlapHours?: number;
+  /** Told of the usage flush's writes, which change no fact of the pipeline's (FactCache.enter and apart). */
+  usageWrites?: QuietWrites;
+}
+
+/** Writes that change nothing the pipeline caches: wrapped in `enter()` … its release, each reported with its transaction id. */
+export interface QuietWrites {
+  enter(): () => void;
+  apart(xid: bigint | undefined): void;
 }
 
 /** A cache entry: the check, and when a valid key stops being valid. */
@@ -146,11 +154,19 @@ export class KeyStore {
     if (this.usage.size === 0) return;
     const entries = [...this.usage];
     this.usage.clear();
-    for (const [id, at] of entries) {
-      await this.database.db
-        .update(apiKeys)
-        .set({ lastUsedAt: sql`GREATEST(COALESCE(${apiKeys.lastUsedAt}, ${at}), ${at})` })
-        .where(eq(apiKeys.id, id));
+    const quiet = this.options.usageWrites;
+    const leave = quiet?.enter();
+    try {
+      for (const [id, at] of entries) {
+        const written = await this.database.db
+          .update(apiKeys)
+          .set({ lastUsedAt: sql`GREATEST(COALESCE(${apiKeys.lastUsedAt}, ${at}), ${at})` })
+          .where(eq(apiKeys.id, id))
+          .returning({ xid: sql<string>`pg_current_xact_id()::text` });
+        for (const { xid } of written) quiet?.apart(BigInt(xid));
+      }
+    } finally {
+      leave?.();
     }
   }
 

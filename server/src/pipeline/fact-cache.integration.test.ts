@@ -127,6 +127,20 @@ for (const driver of testDrivers()) {
       expect((await commits(answerer)).unchecked).toBe(after.unchecked + (driver === 'pglite' ? 1 : 0));
     });
 
+    it('goes on writing with a proof through the key-usage flush, a transaction that changes no cached fact', async () => {
+      await warm(answerer, 'used-dev', 'lina@example.com');
+      const before = await commits(answerer);
+      // The events' key was used: the flush writes when, in transactions of its own between two group commits.
+      await answerer.vigil.keys.flushUsage();
+      await event(answerer, 'used-dev', 'lina@example.com');
+      await event(answerer, 'used-dev', 'lina@example.com');
+      expect(await commits(answerer)).toMatchObject({
+        unchecked: before.unchecked + (driver === 'pglite' ? 2 : 0),
+        unproven: before.unproven,
+        stale: before.stale,
+      });
+    });
+
     it('counts a device another process saw with an e-mail', async () => {
       await warm(answerer, 'mail-dev-1', 'erin@example.com');
       expect((await event(answerer, 'mail-dev-1', 'erin@example.com')).email_intel.devices_seen).toBe(1);

@@ -98,6 +98,28 @@ describe('FactCache on a serial database', () => {
     expect(serve(cache, 'c')).toBe(13n);
   });
 
+  it("goes on proving through this process's write of no fact (key usage) that directly follows the last commit", () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    const leave = cache.enter();
+    cache.apart(12n);
+    leave();
+    expect(serve(cache, 'a')).toBe(12n);
+    commit(cache, 13n, 'b');
+    expect(serve(cache, 'a')).toBe(13n);
+  });
+
+  it("takes a gap before such a write for somebody else's, as any gap", () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    cache.apart(13n); // 12 was somebody else's
+    expect(serve(cache, 'a')).toBe(11n); // a batch expecting 12 fails its proof, and is written comparing
+    commit(cache, 14n, 'b');
+    expect(serve(cache, 'a')).toBeUndefined();
+  });
+
   it('proves nothing to a batch while another is under way, whose write may come first', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');

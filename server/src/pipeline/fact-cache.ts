@@ -118,6 +118,18 @@ export class FactCache {
   }
 
   /**
+   * This process wrote transaction `xid` (undefined: not known), and it changed none of the facts the cache holds
+   * (key usage). If it directly follows the last group commit, the chain of transaction ids goes on through it, so
+   * the next commit may still prove its facts (`committed` would otherwise take it for somebody else's write, start
+   * a new epoch, and every entry would be compared with its row again before it is trusted: on PGlite about 750
+   * group commits after each key-usage flush, measured). Whatever else happened, nothing changes: a later commit
+   * finds the gap itself. Call it inside `enter()`, so that no batch tries a proof while the write may come first.
+   */
+  apart(xid: bigint | undefined): void {
+    if (this.serial && xid !== undefined && this.lastCommit !== undefined && xid === this.lastCommit + 1n) this.lastCommit = xid;
+  }
+
+  /**
    * A group commit was written as transaction `xid` (undefined: not known), and `remember` puts what it read and
    * wrote in the cache. A commit whose id does not follow the last one's starts a new epoch: something else wrote
    * between them, and every entry set before may have changed. Its own entries are current all the same: what it
