@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import { apiKeys } from '@vigil/drizzle/schema';
 import type { DatabaseHandle, Queryable, Tx } from '../db/handle.js';
+import { rows } from '../db/rows.js';
 import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
 import {
@@ -152,19 +153,20 @@ export class KeyStore {
 
   async flushUsage(): Promise<void> {
     if (this.usage.size === 0) return;
-    const entries = [...this.usage];
+    const used = [...this.usage].map(([id, at]) => ({ id, at: at.toISOString() }));
     this.usage.clear();
     const quiet = this.options.usageWrites;
     const leave = quiet?.enter();
     try {
-      for (const [id, at] of entries) {
-        const written = await this.database.db
-          .update(apiKeys)
-          .set({ lastUsedAt: sql`GREATEST(COALESCE(${apiKeys.lastUsedAt}, ${at}), ${at})` })
-          .where(eq(apiKeys.id, id))
-          .returning({ xid: sql<string>`pg_current_xact_id()::text` });
-        for (const { xid } of written) quiet?.apart(BigInt(xid));
-      }
+      // One statement, so one transaction (one id) for every key used.
+      const written = await rows<{ xid: string }>(
+        this.database.db,
+        sql`UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, u.at), u.at)
+          FROM jsonb_to_recordset(${JSON.stringify(used)}::jsonb) AS u(id text, at timestamptz)
+          WHERE k.id = u.id
+          RETURNING pg_current_xact_id()::text AS xid`,
+      );
+      if (written[0]) quiet?.apart(BigInt(written[0].xid));
     } finally {
       leave?.();
     }

@@ -20,8 +20,10 @@ for (const driver of testDrivers()) {
 
     beforeAll(async () => {
       db = await createTestDatabase(driver);
-      changer = await startTestVigil(driver, {}, db);
-      answerer = driver === 'postgres' ? await startTestVigil(driver, {}, db) : changer;
+      // Key usage is written only when a test asks (its timer's writes would land between a test's commits).
+      const env = { VIGIL_KEY_USAGE_FLUSH_SECONDS: '3600' };
+      changer = await startTestVigil(driver, env, db);
+      answerer = driver === 'postgres' ? await startTestVigil(driver, env, db) : changer;
       supervisorToken = (await supervisorAccounts(changer)).supervisor.token;
     }, 120_000);
 
@@ -130,8 +132,15 @@ for (const driver of testDrivers()) {
     it('goes on writing with a proof through the key-usage flush, a transaction that changes no cached fact', async () => {
       await warm(answerer, 'used-dev', 'lina@example.com');
       const before = await commits(answerer);
-      // The events' key was used: the flush writes when, in transactions of its own between two group commits.
+      const nextXid = async () =>
+        BigInt(
+          ((await answerer.database.db.execute(sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x`)) as unknown as { rows: { x: string }[] })
+            .rows[0]!.x,
+        );
+      const xidBefore = await nextXid();
+      // The events' key was used: the flush writes when, in a transaction of its own between two group commits.
       await answerer.vigil.keys.flushUsage();
+      expect(await nextXid()).toBeGreaterThan(xidBefore);
       await event(answerer, 'used-dev', 'lina@example.com');
       await event(answerer, 'used-dev', 'lina@example.com');
       expect(await commits(answerer)).toMatchObject({

@@ -120,6 +120,25 @@ describe('FactCache on a serial database', () => {
     expect(serve(cache, 'a')).toBeUndefined();
   });
 
+  it('keeps no such write that comes after a later commit, nor any before the first commit or on a database that is not serial', () => {
+    const late = new FactCache(8, true);
+    commit(late, 10n, 'a');
+    commit(late, 11n, 'a');
+    commit(late, 13n, 'a'); // 12, the flush's, came before but was told after
+    late.apart(12n);
+    commit(late, 14n, 'a');
+    expect(serve(late, 'a')).toBe(14n);
+    const fresh = new FactCache(8, true);
+    fresh.apart(1n);
+    commit(fresh, 2n, 'a');
+    expect(serve(fresh, 'a')).toBeUndefined();
+    const parallel = new FactCache(8);
+    commit(parallel, 10n, 'a');
+    parallel.apart(11n);
+    commit(parallel, 12n, 'a');
+    expect(serve(parallel, 'a')).toBeUndefined();
+  });
+
   it('proves nothing to a batch while another is under way, whose write may come first', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');
