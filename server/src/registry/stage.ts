@@ -97,10 +97,12 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
         pairs.flatMap((p) => p.v!.map(([identity, at]) => [p.k, identity, at] as [string, string, number])),
         pairs.map((p) => [p.k, p.v!.length]),
       ];
-      const versions = registrations.map((r) => ({ k: r.k, v: r.v ? r.v[11] : null }));
-      const summaries = pairs.map((p) => ({ k: p.k, v: [p.v!.length, p.v!.reduce((sum, [, at]) => sum + at, 0)] }));
-      const stale = () => sql`(${staleWhen(versions, sql`SELECT to_jsonb(r.version) FROM registrations r WHERE r.device_id = q.k`)}
-        OR ${staleWhen(summaries, sql`SELECT jsonb_build_array(count(*), COALESCE(sum(${ms('i.last_seen')}), 0)) FROM device_identities i WHERE i.device_id = q.k`)})`;
+      const stale = () => {
+        const versions = registrations.map((r) => ({ k: r.k, v: r.v ? r.v[11] : null }));
+        const summaries = pairs.map((p) => ({ k: p.k, v: [p.v!.length, p.v!.reduce((sum, [, at]) => sum + at, 0)] }));
+        return sql`(${staleWhen(versions, sql`SELECT to_jsonb(r.version) FROM registrations r WHERE r.device_id = q.k`)}
+          OR ${staleWhen(summaries, sql`SELECT jsonb_build_array(count(*), COALESCE(sum(${ms('i.last_seen')}), 0)) FROM device_identities i WHERE i.device_id = q.k`)})`;
+      };
       return { facts, stale };
     },
     evaluate(batch: readonly EvaluationItem[], { facts }: StageContext): StageResult {
