@@ -218,7 +218,7 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
         return client.listen(channel, onMessage);
       },
       ping: () => client.probe(),
-      flushes: () => ({ fsyncs: flushed.count, background: flushed.background, failed: flushed.failed }),
+      flushes: () => flushed,
       checkpoints: () => ({ ...checkpointer.counts }),
       async close() {
         health.stop();

@@ -145,13 +145,13 @@ describe('PGlite on its own thread', () => {
   it('flushes each commit to the disk before answering it, and what a checkpoint wrote, when asked to sync', async () => {
     const settings = await guard.query("SELECT current_setting('fsync') AS fsync, current_setting('wal_sync_method') AS method");
     expect(settings.rows).toEqual([{ fsync: 'on', method: 'fsync' }]);
-    const before = flushed.count;
+    const before = flushed.fsyncs;
     for (const id of [20, 21, 22]) await guard.query('INSERT INTO t (id) VALUES ($1)', [id]);
-    const committed = flushed.count;
+    const committed = flushed.fsyncs;
     expect(committed - before).toBeGreaterThanOrEqual(3);
     // Data files and their directories, which PostgreSQL flushes at a checkpoint.
     await guard.exec('CHECKPOINT');
-    expect(flushed.count).toBeGreaterThan(committed);
+    expect(flushed.fsyncs).toBeGreaterThan(committed);
     await guard.query('DELETE FROM t WHERE id >= 20');
   });
 
@@ -185,7 +185,7 @@ describe('PGlite on its own thread', () => {
       expect(thread.created).toBe(0);
       expect((await thread.query("SELECT current_setting('fsync') AS fsync")).rows).toEqual([{ fsync: 'off' }]);
       await thread.exec("CREATE TABLE u (doc text); INSERT INTO u SELECT repeat('x', 1000) FROM generate_series(1, 2000); CHECKPOINT");
-      expect(unsynced.count).toBe(0);
+      expect(unsynced.fsyncs).toBe(0);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(unsynced.background).toBe(0);
       expect((await thread.query("SELECT current_setting('wal_init_zero') AS zero")).rows).toEqual([{ zero: 'off' }]);

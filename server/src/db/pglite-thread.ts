@@ -62,12 +62,12 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void; sinc
  * Flushes to the disk, counted by the database's threads in memory shared with this one: read without a message,
  * and kept across the threads that one database opens one after another (PgliteGuard's reopen).
  */
-export class FlushCounter {
+export class FlushCounter implements FlushCounts {
   readonly shared = new SharedArrayBuffer(12);
   private readonly view = new Int32Array(this.shared);
 
   /** PostgreSQL's fsync() calls. */
-  get count(): number {
+  get fsyncs(): number {
     return Atomics.load(this.view, 0);
   }
 
@@ -82,14 +82,11 @@ export class FlushCounter {
   }
 }
 
-/** What an embedded database's flushes have been since it opened (FlushCounter's, for /metrics). */
+/** What an embedded database's flushes have been since it opened (a FlushCounter, for /metrics). */
 export interface FlushCounts {
-  /** PostgreSQL's fsync() calls. */
-  fsyncs: number;
-  /** Data files flushed in the background. */
-  background: number;
-  /** Background flushes that failed. */
-  failed: number;
+  readonly fsyncs: number;
+  readonly background: number;
+  readonly failed: number;
 }
 
 export interface PgliteThreadLimits {

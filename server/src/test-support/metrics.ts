@@ -1,3 +1,5 @@
+import type { CheckpointCounts } from '../db/pglite-checkpointer.js';
+import type { FlushCounts } from '../db/pglite-thread.js';
 import type { TestVigil } from './harness.js';
 
 /** A running Vigil's /metrics text; the helpers below read one series each. */
@@ -25,7 +27,7 @@ export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'rep
 }
 
 /** The embedded database's flushes to the disk since its process opened it, from its /metrics (FlushCounts). */
-export async function diskFlushes(server: TestVigil): Promise<{ fsyncs?: number; background?: number; failed?: number }> {
+export async function diskFlushes(server: TestVigil): Promise<Partial<FlushCounts>> {
   const text = await metricsOf(server);
   return {
     fsyncs: seriesValue(text, 'vigil_db_flushes_total'),
@@ -35,7 +37,7 @@ export async function diskFlushes(server: TestVigil): Promise<{ fsyncs?: number;
 }
 
 /** The embedded database's checkpoints that Vigil ran, by cause, since its process opened it, from its /metrics. */
-export async function checkpoints(server: TestVigil): Promise<{ wal?: number; time?: number; seconds?: number; failed?: number }> {
+export async function checkpoints(server: TestVigil): Promise<Partial<CheckpointCounts>> {
   const text = await metricsOf(server);
   return {
     wal: seriesValue(text, 'vigil_db_checkpoints_total{cause="wal"}'),
