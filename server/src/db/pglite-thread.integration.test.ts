@@ -68,6 +68,28 @@ describe('PGlite on its own thread', () => {
     expect((await guard.query<{ n: number }>('SELECT count(*)::int AS n FROM p')).rows[0]!.n).toBe(3);
   });
 
+  it('binds parameters of any size and script, empty and null, from one buffer reused call after call', async () => {
+    // The thread writes each Bind into one buffer it keeps: a call larger than the buffer grows it, and a smaller
+    // call after a larger one must send only its own bytes.
+    const text = 'SELECT $1::text AS a, $2::text AS b, $3::text AS c, length($1)::int AS n';
+    const big = 'é€😀x'.repeat(30_000);
+    const calls: [string | null, string | null, string | null][] = [
+      ['short', null, ''],
+      [big, 'ü', null],
+      ['😀', '', 'tail'],
+      [null, null, null],
+    ];
+    for (const params of calls) {
+      for (const run of [
+        () => guard.prepared<Record<string, unknown>>('vigil_test_bind', text, params),
+        () => guard.query<Record<string, unknown>>(text, params),
+      ]) {
+        const [row] = (await run()).rows;
+        expect(row).toEqual({ a: params[0], b: params[1], c: params[2], n: params[0] === null ? null : [...params[0]].length });
+      }
+    }
+  });
+
   it("parses every answer with its own call's types kept as text, whichever call came before", async () => {
     // The thread keeps one merged table of parsers per set of raw types: a call must never get another set's.
     const text = 'SELECT at, 7::int8 AS big FROM t WHERE id = $1';
