@@ -169,9 +169,13 @@ const parsersFor = (o) => {
 };
 // Named statements parsed on this instance: name → the types of their parameters (PostgreSQL's answer to Describe).
 const statements = new Map();
+// One call into PostgreSQL. PGlite's file system for Node (NodeFS) writes PostgreSQL's files as PostgreSQL writes them
+// and has nothing to copy out after a call (its syncToFs does nothing): PGlite's syncToFs step, a mutex and a chain of
+// promises around that nothing on every call, is skipped.
+const call = (bytes) => pg.execProtocol(bytes, { syncToFs: false });
 // Protocol messages in one call into PostgreSQL, which runs them all before it answers; a failure arrives as PGlite's
-// DatabaseError once the whole call has run. PGlite writes its files at the Sync, which ends every call here: an
-// error makes PostgreSQL skip to the Sync, so the call always leaves it ready for the next statement.
+// DatabaseError once the whole call has run. Every call here ends with a Sync: an error makes PostgreSQL skip to the
+// Sync, so the call always leaves it ready for the next statement.
 const send = (...messages) => {
   let length = 0;
   for (const m of messages) length += m.length;
@@ -181,7 +185,7 @@ const send = (...messages) => {
     buffer.set(m, at);
     at += m.length;
   }
-  return pg.execProtocol(buffer, { syncToFs: true });
+  return call(buffer);
 };
 // A statement's Bind, Describe, Execute and Sync, written into one buffer kept for the thread's life. PGlite's protocol
 // serializer allocates a new ArrayBuffer for every message, another each time a message outgrows it, and a copy when
@@ -228,7 +232,7 @@ const bound = (name, values) => {
   at += 2;
   bindView.setInt32(1, at - 1);
   bindBuffer.set(BIND_TAIL, at);
-  return pg.execProtocol(bindBuffer.subarray(0, at + BIND_TAIL.length), { syncToFs: true });
+  return call(bindBuffer.subarray(0, at + BIND_TAIL.length));
 };
 // One statement by the extended protocol, the messages PGlite's query() sends (the Bind and what follows it written by
 // bound(), the rest by PGlite's serializer), but in two calls at most, where query() makes one call a message: each
