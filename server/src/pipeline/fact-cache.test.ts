@@ -31,6 +31,23 @@ describe('FactCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('keeps the held objects when set to the same facts again, as the most recently used, and takes different facts', () => {
+    const cache = new FactCache(2);
+    const held = { first: 5, n: 1, links: ['dev_1'] };
+    cache.set('a', held);
+    cache.set('b', 2);
+    cache.set('a', { first: 5, n: 1, links: ['dev_1'] });
+    expect(cache.get('a')).toBe(held);
+    cache.set('c', 3); // b is the least recently used now
+    expect(cache.get('b')).toBeUndefined();
+    const changed = { first: 5, n: 2, links: ['dev_1', 'dev_2'] };
+    cache.set('a', changed);
+    expect(cache.get('a')).toBe(changed);
+    cache.set('gone', null);
+    cache.set('gone', null);
+    expect(cache.get('gone')).toBeNull();
+  });
+
   it('keeps nothing at capacity 0', () => {
     const cache = new FactCache(0);
     cache.set('a', 1);
@@ -71,6 +88,18 @@ describe('FactCache on a serial database', () => {
     expect(serve(cache, 'a')).toBe(15n);
     expect(serve(cache, 'c')).toBe(15n);
     expect(serve(cache, 'b')).toBeUndefined();
+  });
+
+  it('stamps an entry set to the same facts again as new: trusted by a current commit, untrusted otherwise', () => {
+    const cache = new FactCache(8, true);
+    const same = (key: string) => () => cache.set(key, { n: 1 });
+    cache.set('a', { n: 1 }); // not by a commit
+    cache.committed({ xid: 10n, nextXidAtRead: null, proved: false }, same('b'));
+    cache.committed({ xid: 11n, nextXidAtRead: null, proved: false }, same('a'));
+    expect(serve(cache, 'a')).toBe(11n);
+    cache.set('a', { n: 1 }); // not by a commit again
+    expect(serve(cache, 'a')).toBeUndefined();
+    expect(serve(cache, 'b')).toBe(11n);
   });
 
   it('trusts what a commit read only when nothing was written between the read and the commit', () => {
