@@ -1,9 +1,6 @@
 #!/usr/bin/env node
 import { processIo } from './io.js';
 import { runCommand } from './run.js';
-import { tuneV8 } from './v8-tuning.js';
-
-tuneV8();
 
 // A failed command ends the process at once: what it left open (a pool, a timer) must not keep it alive.
 runCommand(process.argv.slice(2), processIo()).then((code) => {
