@@ -20,7 +20,7 @@ loading.catch(() => {});
 // PostgreSQL's fsync() calls flushed to the disk, and the background flushes of data files (writingBack), counted in
 // memory the caller shares (FlushCounter), so the counts go on across the threads one database opens and are read
 // without a message.
-const flushed = new Int32Array(workerData.flushed);
+const flushed = new BigInt64Array(workerData.flushed);
 // PGlite starts PostgreSQL with fsync off (-F), and its Node file system (Emscripten's NODEFS) has no fsync at all:
 // a commit reaches the operating system, not the disk, so a crash of the machine can lose answered events and tear
 // the data directory. With \`sync\`, PostgreSQL runs with fsync on, and NODEFS gets the fsync that PostgreSQL's
@@ -47,10 +47,10 @@ const FLUSHER = \`
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const state = new Int32Array(workerData.state);
-const flushed = new Int32Array(workerData.flushed);
+const flushed = new BigInt64Array(workerData.flushed);
 const failed = () => {
   Atomics.store(state, 1, 1);
-  Atomics.add(flushed, 2, 1);
+  Atomics.add(flushed, 2, 1n);
 };
 parentPort.on('message', (paths) => {
   try {
@@ -59,7 +59,7 @@ parentPort.on('message', (paths) => {
       try {
         fd = fs.openSync(path, 'r');
         fs.fdatasyncSync(fd);
-        Atomics.add(flushed, 1, 1);
+        Atomics.add(flushed, 1, 1n);
       } catch (error) {
         // A file dropped since it was written (a table dropped or truncated) has nothing left to flush.
         if (error.code !== 'ENOENT') failed();
@@ -105,7 +105,7 @@ const writingBack = (nodefs) => {
       for (let waited = 0; !wal(stream) && Atomics.load(state, 0) !== 0; waited++) {
         if (waited === 60) {
           Atomics.store(state, 1, 1);
-          Atomics.add(flushed, 2, 1);
+          Atomics.add(flushed, 2, 1n);
           break;
         }
         Atomics.wait(state, 0, 1, 1000);
@@ -127,7 +127,7 @@ const flushing = (NodeFS) =>
             writeback.beforeFlush(stream);
             fs.fsyncSync(stream.nfd);
           });
-          Atomics.add(flushed, 0, 1);
+          Atomics.add(flushed, 0, 1n);
           return 0;
         };
       };

@@ -63,22 +63,26 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void; sinc
  * and kept across the threads that one database opens one after another (PgliteGuard's reopen).
  */
 export class FlushCounter implements FlushCounts {
-  readonly shared = new SharedArrayBuffer(12);
-  private readonly view = new Int32Array(this.shared);
+  /**
+   * 64-bit slots: a 32-bit count of fsyncs, one per commit, would pass 2^31 within weeks at a few hundred commits a
+   * second and turn negative in /metrics.
+   */
+  readonly shared = new SharedArrayBuffer(3 * 8);
+  private readonly view = new BigInt64Array(this.shared);
 
   /** PostgreSQL's fsync() calls. */
   get fsyncs(): number {
-    return Atomics.load(this.view, 0);
+    return Number(Atomics.load(this.view, 0));
   }
 
   /** Data files flushed in the background, a second's writes at a time (see pglite-thread-script.ts). */
   get background(): number {
-    return Atomics.load(this.view, 1);
+    return Number(Atomics.load(this.view, 1));
   }
 
   /** Background flushes that failed (or a flusher that hung a minute): PostgreSQL's next flush of any file then fails, a PANIC. */
   get failed(): number {
-    return Atomics.load(this.view, 2);
+    return Number(Atomics.load(this.view, 2));
   }
 }
 
