@@ -236,10 +236,11 @@ const bound = (name, values) => {
 };
 // One statement by the extended protocol, the messages PGlite's query() sends (the Bind and what follows it written by
 // bound(), the rest by PGlite's serializer), but in two calls at most, where query() makes one call a message: each
-// call into PGlite costs ~10 µs of JavaScript on either side of PostgreSQL, and a group commit is one statement. A named prepared statement, as node-postgres runs one, is parsed (and described)
-// once per instance, then only bound and executed, so PostgreSQL plans it generically after a few runs instead of
-// parsing and planning the text every time; the unnamed one ('') is parsed on every call, as query() does. Its
-// parameters' types (Describe) are needed to serialize them, hence the first call.
+// call into PGlite costs ~10 µs of JavaScript on either side of PostgreSQL, and a group commit is one statement. A
+// named prepared statement, as node-postgres runs one, is parsed (and described) once per instance, then only bound
+// and executed, so PostgreSQL plans it generically after a few runs instead of parsing and planning the text every
+// time; the unnamed one ('') is parsed on every call, as query() does. Its parameters' types (Describe) are needed to
+// serialize them, hence the first call.
 const extended = ({ name, text, params = [], options }) =>
   pg._runExclusiveQuery(async () => {
     let types = name ? statements.get(name) : undefined;
