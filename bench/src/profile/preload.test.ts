@@ -24,8 +24,8 @@ describe('the profiler preload', () => {
       const file = join(dir, `p-${window}.cpuprofile`);
       for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
       const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-      // 50 ms busy at one sample each 0.5 ms.
-      expect(profile.samples.length).toBeGreaterThan(20);
+      // 50 ms busy at one sample each 1 ms.
+      expect(profile.samples.length).toBeGreaterThan(10);
       expect(profile.nodes.length).toBeGreaterThan(0);
     }
   });
