@@ -129,6 +129,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
   if (flushes) metrics.watchFlushes(flushes);
   const checkpoints = database.checkpoints?.bind(database);
   if (checkpoints) metrics.watchCheckpoints(checkpoints);
+  database.observeThreadGcs?.(metrics.databaseThreadGc);
   const webhooks = createWebhooks({ database, env, log: { warn: (obj, msg) => app.log.warn(obj, msg) } });
   const browser = await createBrowserSupport(env, database);
   const ingestor = new Ingestor({

@@ -2,7 +2,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from '@vigil/drizzle/schema';
 import type { DatabaseHealth } from './health.js';
 import type { CheckpointCounts } from './pglite-checkpointer.js';
-import type { FlushCounts } from './pglite-thread.js';
+import type { FlushCounts, ThreadGcObserver } from './pglite-thread.js';
 import type { ReplicaState } from './replica.js';
 import type { PoolStats } from './session-pool.js';
 
@@ -39,6 +39,11 @@ export interface DatabaseHandle {
   flushes?(): FlushCounts;
   /** The embedded database's checkpoints since it opened, by cause, and their seconds (pglite-checkpointer.ts). */
   checkpoints?(): CheckpointCounts;
+  /**
+   * Hear of every garbage collection of the embedded database's thread (its heap is its own, and every statement waits
+   * while it collects), for /metrics; one observer, the last given.
+   */
+  observeThreadGcs?(observe: ThreadGcObserver): void;
   /**
    * Subscribe to a notification channel (PostgreSQL LISTEN/NOTIFY, across processes). A lost subscription is
    * re-established by itself: `onLost` when it drops (notifications may be missed from then on), `onRestored`

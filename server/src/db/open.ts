@@ -9,7 +9,7 @@ import { DataDirError, lockDataDir } from './lock.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { PgliteCheckpointer } from './pglite-checkpointer.js';
 import { PgliteGuard } from './pglite-guard.js';
-import { FlushCounter, PgliteThread } from './pglite-thread.js';
+import { FlushCounter, PgliteThread, type ThreadGcObserver } from './pglite-thread.js';
 import { listenWithReconnect } from './pg-listener.js';
 import { ReplicaMonitor } from './replica.js';
 import { reportingPool } from './reporting-pool.js';
@@ -177,12 +177,16 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
     // On a thread of its own, so PostgreSQL's work does not hold the event loop (see pglite-thread.ts).
     const limits = { stuckAfterMs: 0 };
     const flushed = new FlushCounter();
+    // Every thread the guard opens reports to the one observer.
+    let observeGc: ThreadGcObserver | undefined;
     const create = () =>
-      PgliteThread.open(pgdata, limits, env.VIGIL_DATA_DIR_SYNC, flushed).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'EROFS' || error.code === 'EACCES' || error.code === 'EPERM'
-          ? new DataDirError(`The data directory ${pgdata} is not writable (${error.code}): Vigil must be able to write there`)
-          : error;
-      });
+      PgliteThread.open(pgdata, limits, env.VIGIL_DATA_DIR_SYNC, flushed, (kind, seconds) => observeGc?.(kind, seconds)).catch(
+        (error: NodeJS.ErrnoException) => {
+          throw error.code === 'EROFS' || error.code === 'EACCES' || error.code === 'EPERM'
+            ? new DataDirError(`The data directory ${pgdata} is not writable (${error.code}): Vigil must be able to write there`)
+            : error;
+        },
+      );
     const client = new PgliteGuard(await create(), {
       dataDir,
       minFreeBytes: env.VIGIL_DATA_DIR_MIN_FREE_MB * 1024 * 1024,
@@ -220,6 +224,9 @@ async function openPglite(env: DatabaseSettings, options: OpenOptions): Promise<
       ping: () => client.probe(),
       flushes: () => flushed,
       checkpoints: () => ({ ...checkpointer.counts }),
+      observeThreadGcs(observe) {
+        observeGc = observe;
+      },
       async close() {
         health.stop();
         try {

@@ -14,8 +14,10 @@ describe('PGlite on its own thread', () => {
   const limits = { stuckAfterMs: 0 };
   // Shared by every thread opened on the data directory, as the database handle shares it (open.ts).
   const flushed = new FlushCounter();
+  // And one observer of their garbage collections.
+  const gcs: [kind: string, seconds: number][] = [];
   const open = async () => {
-    const thread = await PgliteThread.open(join(dir, 'pgdata'), limits, true, flushed);
+    const thread = await PgliteThread.open(join(dir, 'pgdata'), limits, true, flushed, (kind, seconds) => gcs.push([kind, seconds]));
     threads.push(thread);
     return thread;
   };
@@ -184,6 +186,19 @@ describe('PGlite on its own thread', () => {
     await guard.exec("CREATE TABLE grows (doc text); INSERT INTO grows SELECT repeat('x', 1000) FROM generate_series(1, 2000)");
     await expect.poll(() => flushed.background, { timeout: 5000 }).toBeGreaterThan(before);
     await guard.exec('DROP TABLE grows');
+  });
+
+  it("tells of its thread's garbage collections, which the main thread's metrics cannot see", async () => {
+    const before = gcs.length;
+    // Rows parsed in the thread's heap: 30 MB of strings, so its young generation is collected.
+    for (let i = 0; i < 30; i++) await guard.query("SELECT repeat('x', 100000) AS s FROM generate_series(1, 10)");
+    await expect.poll(() => gcs.length, { timeout: 5000 }).toBeGreaterThan(before);
+    expect(gcs.some(([kind]) => kind === 'minor')).toBe(true);
+    for (const [kind, seconds] of gcs) {
+      expect(['minor', 'major', 'incremental', 'weakcb']).toContain(kind);
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      expect(seconds).toBeLessThan(5);
+    }
   });
 
   it('makes a new WAL segment without writing it full of zeros first, which held every statement for 40-50 ms', async () => {

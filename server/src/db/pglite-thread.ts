@@ -93,6 +93,12 @@ export interface FlushCounts {
   readonly failed: number;
 }
 
+/**
+ * Hears of one garbage collection of the embedded database's thread: its kind as Node names it (`minor`, `major`,
+ * `incremental`, `weakcb`) and how long it held the thread.
+ */
+export type ThreadGcObserver = (kind: string, seconds: number) => void;
+
 export interface PgliteThreadLimits {
   /**
    * A call unanswered for this long means PGlite is spinning for good (see pglite-guard.ts): the thread is ended,
@@ -133,9 +139,15 @@ export class PgliteThread implements PgliteConnection {
   private constructor(
     private readonly worker: Worker,
     limits: PgliteThreadLimits,
+    onGc?: ThreadGcObserver,
   ) {
-    worker.on('message', (message: { id?: number; value?: unknown; error?: Record<string, unknown>; notify?: number; payload?: string }) => {
+    type Message = { id?: number; value?: unknown; error?: Record<string, unknown>; notify?: number; payload?: string; gc?: [string, number][] };
+    worker.on('message', (message: Message) => {
       if (message.notify !== undefined) return void this.subscriptions.get(message.notify)?.(message.payload ?? '');
+      if (message.gc) {
+        for (const [kind, seconds] of message.gc) onGc?.(kind, seconds);
+        return;
+      }
       const call = this.pending.get(message.id!);
       if (!call) return;
       this.pending.delete(message.id!);
@@ -170,11 +182,12 @@ export class PgliteThread implements PgliteConnection {
   /**
    * Starts a thread and opens PGlite on `dataDir` in it; a failure to open arrives with its `code` (EACCES…). `sync`:
    * every commit is flushed to the disk before it is answered (VIGIL_DATA_DIR_SYNC; see pglite-thread-script.ts).
+   * `onGc` hears of each of the thread's garbage collections.
    */
-  static async open(dataDir: string, limits: PgliteThreadLimits, sync: boolean, flushed = new FlushCounter()): Promise<PgliteThread> {
+  static async open(dataDir: string, limits: PgliteThreadLimits, sync: boolean, flushed = new FlushCounter(), onGc?: ThreadGcObserver): Promise<PgliteThread> {
     const entries = { pglite: pathToFileURL(pgliteEntry).href, nodefs: pathToFileURL(nodefsEntry).href, flushed: flushed.shared };
     const worker = new Worker(PGLITE_THREAD_SOURCE, { eval: true, workerData: entries });
-    const thread = new PgliteThread(worker, limits);
+    const thread = new PgliteThread(worker, limits, onGc);
     const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
     try {
       await thread.call('open', { dataDir, modules: await modules(), sync });

@@ -83,9 +83,23 @@ export class Metrics implements IngestObserver {
     registers: [this.registry],
   });
 
+  private readonly threadGcs = new Histogram({
+    name: 'vigil_db_thread_gc_duration_seconds',
+    help: "Garbage collections of the embedded database's thread, by kind (as vigil_nodejs_gc_duration_seconds counts the main thread's): its heap is its own, and every statement waits while it collects. None on PostgreSQL.",
+    labelNames: ['kind'] as const,
+    // prom-client's buckets for the main thread's collections, so the two compare bucket by bucket.
+    buckets: [0.001, 0.01, 0.1, 1, 2, 5],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
   }
+
+  /** One garbage collection of the embedded database's thread (DatabaseHandle.observeThreadGcs). */
+  readonly databaseThreadGc = (kind: string, seconds: number): void => {
+    this.threadGcs.observe({ kind }, seconds);
+  };
 
   /** The fact cache's size and hit rate, read when scraped. */
   watchFactCache(cache: FactCache): void {

@@ -61,3 +61,10 @@ export async function groupCommits(server: TestVigil): Promise<{ commits: number
     seconds: value('vigil_group_commit_duration_seconds_sum'),
   };
 }
+
+/** Garbage collections of the embedded database's thread since its process opened it, all kinds, from its /metrics. */
+export async function databaseThreadGcs(server: TestVigil): Promise<number> {
+  let total = 0;
+  for (const [, n] of (await metricsOf(server)).matchAll(/^vigil_db_thread_gc_duration_seconds_count\{kind="[^"]+"\} (\d+)$/gm)) total += Number(n);
+  return total;
+}

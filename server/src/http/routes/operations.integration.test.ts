@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiText } from '../openapi.js';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
-import { groupCommits } from '../../test-support/metrics.js';
+import { databaseThreadGcs, groupCommits } from '../../test-support/metrics.js';
 
 // Tests on PGlite alone run with the PGlite pass (all of them unless VIGIL_TEST_DRIVERS picks the PostgreSQL one).
 const pglitePass = testDrivers().includes('pglite');
@@ -71,6 +71,31 @@ describe.each(testDrivers())('operations routes on %s', (driver) => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
       expect((await server.get(`/problems/${name}`, { key: null })).status, name).toBe(404);
     }
+  });
+});
+
+describe.runIf(pglitePass)("the embedded database's thread in /metrics", () => {
+  let server: TestVigil;
+  beforeAll(async () => {
+    server = await startTestVigil('pglite');
+  });
+  afterAll(async () => server?.close());
+
+  it("counts its garbage collections, which the main thread's GC metrics cannot see", async () => {
+    const before = await databaseThreadGcs(server);
+    // Every event's row passes through the thread's heap on its way to PostgreSQL: enough of them make it collect.
+    const properties = { note: 'x'.repeat(2000) };
+    let n = 0;
+    await expect
+      .poll(
+        async () => {
+          const events = Array.from({ length: 100 }, () => ({ event: 'login', properties: { ...properties, event_id: `gc-${n++}` } }));
+          expect((await server.post('/events/batch', { events })).status).toBe(200);
+          return databaseThreadGcs(server);
+        },
+        { timeout: 30_000, interval: 1 },
+      )
+      .toBeGreaterThan(before);
   });
 });
 
