@@ -56,6 +56,10 @@ describe("a Vigil server's pauses from its /metrics", () => {
       gcsOver10Ms: 2,
       gcMs: expect.closeTo(180, 6),
       majorGcMs: expect.closeTo(30, 6),
+      threadGcs: 0,
+      threadGcsOver10Ms: 0,
+      threadGcMs: 0,
+      threadMajorGcMs: 0,
       commits: 4000,
       commitEvents: 9200,
       commitsOver10Ms: 7,
@@ -87,5 +91,22 @@ describe("a Vigil server's pauses from its /metrics", () => {
     expect(describePauses(pausesBetween(before, after))).toMatch(/90 written with their facts proven current; 1 checkpoint holding the database 250 ms$/);
     const none = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 1, 0.45]));
     expect(describePauses(pausesBetween(after, none))).not.toMatch(/checkpoint/);
+  });
+
+  it("adds the embedded database thread's GCs, a heap of its own, when there were any", () => {
+    // The thread's histogram is the main thread's under another name.
+    const withThread = (minor: [number, number, number], major: [number, number, number]) => {
+      const own = metrics(minor, major, 0.01, 0.001, [50, 50, 100]);
+      const thread = own
+        .split('\n')
+        .filter((line) => line.startsWith('vigil_nodejs_gc_duration_seconds_'))
+        .map((line) => line.replace('vigil_nodejs_gc_', 'vigil_db_thread_gc_'));
+      return parseMetrics(`${own}${thread.join('\n')}\n`);
+    };
+    const pauses = pausesBetween(withThread([10, 10, 0.02], [1, 0, 0.012]), withThread([30, 29, 0.07], [3, 0, 0.05]));
+    expect(pauses).toMatchObject({ gcs: 22, threadGcs: 22, threadGcsOver10Ms: 3, threadGcMs: expect.closeTo(88, 6), threadMajorGcMs: expect.closeTo(38, 6) });
+    expect(describePauses(pauses)).toMatch(
+      /88 ms in all \(38 ms major\); the database thread's 22 GCs, 3 of them ≥ 10 ms, 88 ms in all \(38 ms major\); 0 group commits/,
+    );
   });
 });

@@ -19,6 +19,14 @@ export interface Pauses {
   /** Time in garbage collection (ms), all kinds, and in major (mark-compact) collections alone. */
   gcMs: number;
   majorGcMs: number;
+  /**
+   * The same of the embedded database's thread (PGlite): a heap of its own, and every statement waits while it
+   * collects. Zero on PostgreSQL.
+   */
+  threadGcs: number;
+  threadGcsOver10Ms: number;
+  threadGcMs: number;
+  threadMajorGcMs: number;
   /** Group commits, the events they carried, and those that took 10 ms or more. */
   commits: number;
   commitEvents: number;
@@ -51,28 +59,35 @@ interface GcCounts {
  */
 export function parseMetrics(text: string): {
   gc: GcCounts;
+  threadGc: GcCounts;
   commits: Commits;
   checkpoints: { total: number; seconds: number };
   loopMaxMs: number;
   loopP99Ms: number;
 } {
-  const gc: GcCounts = { total: 0, upTo10Ms: 0, seconds: 0, majorSeconds: 0 };
   // A server from before the commit histograms has none: no commits seen.
   const series = (name: string) => {
     const found = metricValue(text, name);
     return Number.isNaN(found) ? 0 : found;
   };
-  // The GC histogram's samples carry a kind label each, so they are summed line by line.
-  for (const line of text.split('\n')) {
-    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
-    if (line.startsWith('vigil_nodejs_gc_duration_seconds_count')) gc.total += value;
-    else if (line.startsWith('vigil_nodejs_gc_duration_seconds_sum')) {
-      gc.seconds += value;
-      if (line.includes('kind="major"')) gc.majorSeconds += value;
-    } else if (line.startsWith('vigil_nodejs_gc_duration_seconds_bucket') && line.includes('le="0.01"')) gc.upTo10Ms += value;
-  }
+  const lines = text.split('\n');
+  // A GC histogram's samples carry a kind label each, so they are summed line by line.
+  const gcOf = (histogram: string): GcCounts => {
+    const gc: GcCounts = { total: 0, upTo10Ms: 0, seconds: 0, majorSeconds: 0 };
+    for (const line of lines) {
+      const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+      if (line.startsWith(`${histogram}_count`)) gc.total += value;
+      else if (line.startsWith(`${histogram}_sum`)) {
+        gc.seconds += value;
+        if (line.includes('kind="major"')) gc.majorSeconds += value;
+      } else if (line.startsWith(`${histogram}_bucket`) && line.includes('le="0.01"')) gc.upTo10Ms += value;
+    }
+    return gc;
+  };
   return {
-    gc,
+    gc: gcOf('vigil_nodejs_gc_duration_seconds'),
+    // A server from before this histogram, or on PostgreSQL, has none: no collections seen.
+    threadGc: gcOf('vigil_db_thread_gc_duration_seconds'),
     commits: {
       total: series('vigil_group_commit_duration_seconds_count'),
       upTo10Ms: series('vigil_group_commit_duration_seconds_bucket{le="0.01"}'),
@@ -102,6 +117,7 @@ export async function watchPauses(target: Target): Promise<{ stop(): Promise<Pau
 /** The pauses between two scrapes; the event loop's figures are the second's alone (each scrape restarts them). */
 export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: ReturnType<typeof parseMetrics>): Pauses {
   const gcs = after.gc.total - before.gc.total;
+  const threadGcs = after.threadGc.total - before.threadGc.total;
   return {
     loopMaxMs: after.loopMaxMs,
     loopP99Ms: after.loopP99Ms,
@@ -109,6 +125,10 @@ export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: Re
     gcsOver10Ms: gcs - (after.gc.upTo10Ms - before.gc.upTo10Ms),
     gcMs: (after.gc.seconds - before.gc.seconds) * 1000,
     majorGcMs: (after.gc.majorSeconds - before.gc.majorSeconds) * 1000,
+    threadGcs,
+    threadGcsOver10Ms: threadGcs - (after.threadGc.upTo10Ms - before.threadGc.upTo10Ms),
+    threadGcMs: (after.threadGc.seconds - before.threadGc.seconds) * 1000,
+    threadMajorGcMs: (after.threadGc.majorSeconds - before.threadGc.majorSeconds) * 1000,
     commits: after.commits.total - before.commits.total,
     commitEvents: after.commits.events - before.commits.events,
     commitsOver10Ms: after.commits.total - before.commits.total - (after.commits.upTo10Ms - before.commits.upTo10Ms),
@@ -120,6 +140,10 @@ export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: Re
 
 export const describePauses = (p: Pauses) =>
   `event loop's 10 ms ticks up to ${p.loopMaxMs.toFixed(0)} ms apart (p99 ${p.loopP99Ms.toFixed(0)} ms); ${p.gcs} GCs, ${p.gcsOver10Ms} of them ≥ 10 ms, ` +
-  `${p.gcMs.toFixed(0)} ms in all (${p.majorGcMs.toFixed(0)} ms major); ${p.commits} group commits of ${(p.commitEvents / (p.commits || 1)).toFixed(1)} events, ` +
+  `${p.gcMs.toFixed(0)} ms in all (${p.majorGcMs.toFixed(0)} ms major); ` +
+  (p.threadGcs > 0
+    ? `the database thread's ${p.threadGcs} GCs, ${p.threadGcsOver10Ms} of them ≥ 10 ms, ${p.threadGcMs.toFixed(0)} ms in all (${p.threadMajorGcMs.toFixed(0)} ms major); `
+    : '') +
+  `${p.commits} group commits of ${(p.commitEvents / (p.commits || 1)).toFixed(1)} events, ` +
   `${p.commitsOver10Ms} of them ≥ 10 ms${p.commitsProven > 0 ? `, ${p.commitsProven} written with their facts proven current` : ''}` +
   (p.checkpoints > 0 ? `; ${p.checkpoints} checkpoint${p.checkpoints === 1 ? '' : 's'} holding the database ${p.checkpointMs.toFixed(0)} ms` : '');
