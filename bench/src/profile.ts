@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { eventBody } from './bodies.js';
-import { perEvent, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
+import { perEvent, postgresPids, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced } from './paced.js';
 import { concerns, sourceMapLocator, type CpuProfile } from './profile/concerns.js';
-import { PHASES, startPerf, type Phase } from './profile/postgres-phases.js';
+import { PHASES, perfCanSample, startPerf, type Phase, type Phases } from './profile/postgres-phases.js';
 import { postmasterPid, startFloor, startVigil, type Target } from './targets.js';
 import { configureWal } from './wal.js';
 
@@ -31,6 +31,7 @@ const dir = keep ?? mkdtempSync(join(tmpdir(), 'vigil-profile-'));
 const preload = fileURLToPath(new URL('./profile/preload.js', import.meta.url));
 const postmaster = await postmasterPid();
 await configureWal();
+const perfProblem = perfCanSample(dir);
 
 interface Window {
   events: number;
@@ -39,8 +40,8 @@ interface Window {
   waited: number;
   /** Microseconds of the main thread's profile by concern. */
   concerns: Map<string, number>;
-  /** Shares of PostgreSQL's samples, where perf could sample. */
-  phases?: Map<Phase, number>;
+  /** Shares of this run's PostgreSQL's samples, where perf could sample. */
+  phases?: Phases;
 }
 
 let counter = 0;
@@ -48,7 +49,8 @@ let counter = 0;
 /** `target` started with the profiler preloaded; the files it writes are `<dir>/<name>-<n>.cpuprofile`. */
 async function withProfiler(name: string, start: () => Promise<Target>): Promise<Target> {
   const saved = { options: process.env.NODE_OPTIONS, file: process.env.BENCH_PROFILE_FILE };
-  process.env.NODE_OPTIONS = `${saved.options ?? ''} --import ${preload}`.trim();
+  // As a file URL: no space or other character of the path can break NODE_OPTIONS apart.
+  process.env.NODE_OPTIONS = `${saved.options ?? ''} --import ${pathToFileURL(preload).href}`.trim();
   process.env.BENCH_PROFILE_FILE = join(dir, name);
   try {
     return await start();
@@ -65,7 +67,14 @@ async function withProfiler(name: string, start: () => Promise<Target>): Promise
 
 async function profileFile(file: string): Promise<CpuProfile> {
   for (let i = 0; i < 300 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!existsSync(file)) throw new Error(`The server wrote no profile in 30 s (${file}); its stderr says why`);
   return JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+}
+
+/** Events answered 200 of a window: a failed request must not count as an event and lower every figure. */
+function answered(sent: number, failed: number): number {
+  if (failed > 0) console.warn(`${failed} of ${sent} requests failed: the figures are per answered event`);
+  return sent - failed;
 }
 
 function fullSpeed(target: Target, duration: number): Promise<number> {
@@ -76,28 +85,37 @@ function fullSpeed(target: Target, duration: number): Promise<number> {
     duration,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
     requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
-  }).then((result) => result.requests.total);
+  }).then((result) => answered(result.requests.total, result.requests.total - result['2xx']));
 }
 
 async function steady(target: Target, duration: number): Promise<number> {
   const round = await paced(target, { rate, seconds: duration, settle: 0, firstBody: counter });
   counter += round.sent;
-  return round.sent;
+  return answered(round.sent, round.errors);
 }
 
 /** One measured window: `run` drives the target and says how many events it sent. */
 async function measure(target: Target, name: string, window: number, run: () => Promise<number>): Promise<Window> {
-  const perf = startPerf(join(dir, `${name}-${window}.perf`));
-  const before = sampleCpu(target.pid, postmaster);
-  const waitedBefore = runQueueSeconds(target.pid) ?? NaN;
-  process.kill(target.pid!, 'SIGUSR2');
-  const events = await run();
-  process.kill(target.pid!, 'SIGUSR2');
-  const cpu = perEvent(before, sampleCpu(target.pid, postmaster), events);
-  const waited = (((runQueueSeconds(target.pid) ?? NaN) - waitedBefore) * 1e6) / events;
-  const phases = await perf?.stop();
-  const profile = await profileFile(join(dir, `${name}-${window}.cpuprofile`));
-  return { events, cpu, waited, concerns: concerns(profile, sourceMapLocator()), phases };
+  // This server's processes only: other PostgreSQL servers on the machine are not its cost. A backend that starts and
+  // ends inside the window is missed, as cpu.ts misses it.
+  const ours = new Set(postgresPids(postmaster));
+  const perf = perfProblem === undefined ? startPerf(join(dir, `${name}-${window}.perf`)) : undefined;
+  try {
+    const before = sampleCpu(target.pid, postmaster);
+    const waitedBefore = runQueueSeconds(target.pid) ?? NaN;
+    process.kill(target.pid!, 'SIGUSR2');
+    const events = await run();
+    process.kill(target.pid!, 'SIGUSR2');
+    const cpu = perEvent(before, sampleCpu(target.pid, postmaster), events);
+    const waited = (((runQueueSeconds(target.pid) ?? NaN) - waitedBefore) * 1e6) / events;
+    for (const pid of postgresPids(postmaster)) ours.add(pid);
+    const phases = await perf?.stop(ours);
+    const profile = await profileFile(join(dir, `${name}-${window}.cpuprofile`));
+    return { events, cpu, waited, concerns: concerns(profile, sourceMapLocator()), phases };
+  } finally {
+    // A window that failed must not leave perf sampling the machine.
+    perf?.kill();
+  }
 }
 
 const columns: { title: string; window: Window }[] = [];
@@ -143,18 +161,20 @@ table(['sampled, in all'], sampled);
 // The profiler samples by the clock: a thread that waits for a CPU is sampled where it waits.
 table(['of which waiting for a CPU (run queue, /proc)'], (w) => w.waited);
 table(['main thread CPU, from /proc'], (w) => w.cpu.serverMain);
-// Mostly the profiler's own cost: its signal interrupts the thread at every sample, idle or not, and the handler's
-// time is in no sample. Measured apart at 1,000 events/s: 40-80 µs per event on either target.
-table(['CPU in no sample (mostly the profiler itself)'], (w) => w.cpu.serverMain - (sampled(w) - w.waited));
+// Mostly the profilers' own cost: V8's signal interrupts the thread at every sample, idle or not, and its handler's
+// time is in no sample; perf's interrupts are charged to whatever they interrupt. Measured without either at 1,000
+// events/s, the main thread of either target used 40-80 µs less per event, with the same system time.
+table(['CPU in no sample (mostly the profilers themselves)'], (w) => w.cpu.serverMain - (sampled(w) - w.waited));
 table(["other threads (V8's GC and compiler helpers)"], (w) => w.cpu.server - w.cpu.serverMain);
 
-if (columns.every((c) => c.window.phases)) {
-  console.log("\nPostgreSQL: µs of CPU per event by phase (perf's samples of its processes, as shares of its CPU from /proc)");
+if (columns.every((c) => c.window.phases && c.window.phases.samples > 0)) {
+  console.log("\nPostgreSQL: µs of CPU per event by phase (perf's samples of this server's processes, as shares of its CPU from /proc, perf's own cost in it)");
   header('phase');
-  table([...PHASES], (w, row) => (w.phases!.get(row as Phase) ?? 0) * w.cpu.postgres);
+  table([...PHASES], (w, row) => (w.phases!.shares.get(row as Phase) ?? 0) * w.cpu.postgres);
   table(['total, from /proc'], (w) => w.cpu.postgres);
+  table(["perf's samples of it"], (w) => w.phases!.samples, 0);
 } else {
-  console.log('\nPostgreSQL by phase: not shown (perf cannot sample the machine here: needs root or kernel.perf_event_paranoid ≤ 0)');
+  console.log(`\nPostgreSQL by phase: not shown (${perfProblem ?? 'perf found no sample of its processes'})`);
   table(['PostgreSQL, from /proc'], (w) => w.cpu.postgres);
 }
 table(['generator (this process), from /proc'], (w) => w.cpu.generator);

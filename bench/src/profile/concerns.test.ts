@@ -29,6 +29,8 @@ describe('concerns of frames', () => {
   it("sorts Node's own modules and V8's special frames, and leaves other native code to its caller", () => {
     expect(concernOf(frame('emit', 'node:events'), 'node:events')).toBe('node: http, net, streams');
     expect(concernOf(frame('x', 'node:internal/streams/writable'), 'node:internal/streams/writable')).toBe('node: http, net, streams');
+    expect(concernOf(frame('x', 'node:internal/http2/core'), 'node:internal/http2/core')).toBe('node: http, net, streams');
+    expect(concernOf(frame('x', 'node:internal/httpsomething'), 'node:internal/httpsomething')).toBe('node: other');
     expect(concernOf(frame('Hash', 'node:internal/crypto/hash'), 'node:internal/crypto/hash')).toBe('node: crypto');
     expect(concernOf(frame('x', 'node:internal/process/task_queues'), 'node:internal/process/task_queues')).toBe('node: ticks, timers, promises');
     expect(concernOf(frame('writev'), '')).toBe('socket writes');

@@ -74,12 +74,15 @@ export function concernOf(frame: CallFrame, source: string): string | undefined 
     if (frame.functionName === '(program)' || frame.functionName === '(root)') return 'V8 (compiler, runtime)';
     // The stream writes' native calls, the time of their system calls included: on loopback the kernel also
     // delivers the bytes to the reader and wakes it.
+    // (`writeBuffer` is also the file system's, for synchronous writes: a server logging at `warn` makes none.)
     if (/^write(v|Buffer|Utf8String|Latin1String|AsciiString|Ucs2String)$/.test(frame.functionName)) return 'socket writes';
     if (frame.functionName === 'runMicrotasks') return 'node: ticks, timers, promises';
     return undefined;
   }
   if (source.startsWith('node:')) {
-    if (/^node:(_http_|http$|net$|events$|buffer$|internal\/(streams\/|stream_base_commons|http|buffer|net))/.test(source)) return 'node: http, net, streams';
+    if (/^node:(_http_|https?$|http2$|net$|events$|buffer$|internal\/(streams\/|stream_base_commons$|http2?(\/|$)|buffer$|net$))/.test(source)) {
+      return 'node: http, net, streams';
+    }
     if (source.startsWith('node:internal/crypto')) return 'node: crypto';
     if (/^node:(timers$|async_hooks$|internal\/(timers|process\/|async_hooks))/.test(source)) return 'node: ticks, timers, promises';
     return 'node: other';

@@ -1,11 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Where PostgreSQL's CPU goes, from Linux's `perf`: every process on the machine sampled with its call stack, then
- * the samples of processes named postgres sorted into the phases of running a statement. The server's own
- * processes (its backends, WAL writer, checkpointer, autovacuum) are all named postgres, so run nothing else on
- * PostgreSQL meanwhile. Needs `perf` and the right to sample the whole machine (root, or
- * kernel.perf_event_paranoid ≤ 0); without them, `startPerf` returns undefined and the phases are not shown.
+ * the samples of one server's processes (its backends, WAL writer, checkpointer, autovacuum, by pid) sorted into the
+ * phases of running a statement. Needs `perf` and the right to sample the whole machine (root, or
+ * kernel.perf_event_paranoid ≤ 0): `perfCanSample` says whether it has them. Stacks are walked by frame pointers, as
+ * Debian builds PostgreSQL; where they are missing, samples fall into the last phase.
  */
 
 /** The phases, in the order they are printed; executor phases are by what the sample was doing at its innermost. */
@@ -29,8 +31,9 @@ export type Phase = (typeof PHASES)[number];
 
 /** Checked from the outermost frame in: the first that matches names the phase. */
 const STAGES: [RegExp, Phase | 'executor'][] = [
+  // AuxiliaryProcessMain heads them up to PostgreSQL 16; their own mains from 17 on.
   [
-    /^(AuxiliaryProcessMain|AutoVacWorkerMain|AutoVacLauncherMain|StartBackgroundWorker|BackgroundWorkerMain)$/,
+    /^(AuxiliaryProcessMain|WalWriterMain|CheckpointerMain|BackgroundWriterMain|WalSummarizerMain|AutoVacWorkerMain|AutoVacLauncherMain|StartBackgroundWorker|BackgroundWorkerMain)$/,
     'background (WAL writer, checkpointer, autovacuum)',
   ],
   [/^OidInputFunctionCall$/, 'bind: parameter input (the batch as jsonb)'],
@@ -43,7 +46,10 @@ const STAGES: [RegExp, Phase | 'executor'][] = [
   [/^secure_write$/, 'send (socket writes)'],
 ];
 
-/** Within the executor, checked from the innermost frame out. */
+/**
+ * Within the executor, in this order: the first that any frame below the executor matches. An index insert reads
+ * the heap to check uniqueness, and that is the insert's cost, not a lookup's.
+ */
 const OPERATIONS: [RegExp, Phase][] = [
   [/^(ExecInsertIndexTuples|btinsert|_bt_doinsert)$/, 'executor: index inserts'],
   [/^(heap_insert|heapam_tuple_insert)$/, 'executor: heap inserts'],
@@ -54,16 +60,24 @@ const OPERATIONS: [RegExp, Phase][] = [
   ],
 ];
 
+/** The samples of one server's processes, and the share of them in each phase (summing to 1). */
+export interface Phases {
+  samples: number;
+  shares: Map<Phase, number>;
+}
+
 /**
- * The share of PostgreSQL's samples in each phase (summing to 1), from `perf script -F comm,ip,sym` output: per
- * sample a line with the process name, then its frames innermost first, one per line, then a blank line.
+ * The phases of the samples of processes named postgres whose pid is in `pids`, from `perf script -F comm,pid,ip,sym`
+ * output: per sample a line with the process name and pid, then its frames innermost first, one per line, then a
+ * blank line.
  */
-export function postgresPhases(script: string): Map<Phase, number> {
+export function postgresPhases(script: string, pids: ReadonlySet<number>): Phases {
   const counts = new Map<Phase, number>();
   let total = 0;
   for (const block of script.split(/\n\s*\n/)) {
     const [head, ...frames] = block.split('\n').filter((line) => line.trim() !== '');
-    if (head?.trim().split(/\s+/)[0] !== 'postgres') continue;
+    const [comm, pid] = head?.trim().split(/\s+/) ?? [];
+    if (comm !== 'postgres' || !pids.has(Number(pid))) continue;
     // "    4629da LWLockRelease": the symbol after the address, without an offset.
     const symbols = frames.map(
       (frame) =>
@@ -76,7 +90,7 @@ export function postgresPhases(script: string): Map<Phase, number> {
     counts.set(phase, (counts.get(phase) ?? 0) + 1);
     total++;
   }
-  return new Map(PHASES.filter((phase) => counts.has(phase)).map((phase) => [phase, counts.get(phase)! / total]));
+  return { samples: total, shares: new Map(PHASES.filter((phase) => counts.has(phase)).map((phase) => [phase, counts.get(phase)! / total])) };
 }
 
 /** The phase of one sample, from its symbols innermost first. */
@@ -85,36 +99,50 @@ export function phaseOf(symbols: readonly string[]): Phase {
     const stage = STAGES.find(([pattern]) => pattern.test(symbols[i]!))?.[1];
     if (stage === undefined) continue;
     if (stage !== 'executor') return stage;
-    for (const symbol of symbols.slice(0, i)) {
-      const operation = OPERATIONS.find(([pattern]) => pattern.test(symbol))?.[1];
-      if (operation) return operation;
-    }
-    return 'executor: the rest (joins, subqueries, expressions)';
+    const below = symbols.slice(0, i);
+    return OPERATIONS.find(([pattern]) => below.some((symbol) => pattern.test(symbol)))?.[1] ?? 'executor: the rest (joins, subqueries, expressions)';
   }
   return 'other (messages, transaction start)';
 }
 
-/** A running `perf record` of the whole machine, or undefined where perf cannot sample it. */
-export interface PerfRecording {
-  /** Stops the recording and returns PostgreSQL's phases in it. */
-  stop(): Promise<Map<Phase, number>>;
+/** Why perf cannot sample the whole machine here, or undefined when it can: a short recording into `dir` says. */
+export function perfCanSample(dir: string): string | undefined {
+  const file = join(dir, 'probe.perf');
+  const probe = spawnSync('perf', ['record', '-e', 'cpu-clock', '-a', '-o', file, 'true'], { stdio: 'ignore' });
+  rmSync(file, { force: true });
+  rmSync(`${file}.old`, { force: true });
+  if (probe.error) return `perf did not run: ${probe.error.message}`;
+  return probe.status === 0 ? undefined : 'perf may not sample the whole machine here: it needs root or kernel.perf_event_paranoid ≤ 0';
 }
 
-export function startPerf(file: string): PerfRecording | undefined {
-  // Whether perf runs and may sample every process: a short recording of its own.
-  if (spawnSync('perf', ['record', '-e', 'cpu-clock', '-a', '-o', file, 'true'], { stdio: 'ignore' }).status !== 0) return undefined;
+/** A running `perf record` of the whole machine. */
+export interface PerfRecording {
+  /** Stops the recording and returns the phases of the samples of processes `pids`. */
+  stop(pids: ReadonlySet<number>): Promise<Phases>;
+  /** Ends the recording if it still runs (a window that failed). */
+  kill(): void;
+}
+
+export function startPerf(file: string): PerfRecording {
   const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-a', '-g', '-o', file], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => perf.once('exit', () => resolve()));
+  const kill = () => {
+    if (perf.exitCode === null && perf.signalCode === null) perf.kill('SIGINT');
+  };
+  // Nor may the benchmark's own end leave it sampling.
+  process.once('exit', kill);
   return {
-    async stop() {
-      perf.kill('SIGINT');
+    async stop(pids) {
+      kill();
       await exited;
-      const script = spawnSync('perf', ['script', '-i', file, '--comm', 'postgres', '-F', 'comm,ip,sym'], {
+      process.off('exit', kill);
+      const script = spawnSync('perf', ['script', '-i', file, '--comm', 'postgres', '-F', 'comm,pid,ip,sym'], {
         encoding: 'utf8',
         maxBuffer: 1 << 30,
         stdio: ['ignore', 'pipe', 'ignore'],
       });
-      return postgresPhases(script.stdout ?? '');
+      return postgresPhases(script.stdout ?? '', pids);
     },
+    kill,
   };
 }
