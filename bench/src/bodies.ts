@@ -1,3 +1,5 @@
+import type autocannon from 'autocannon';
+
 /** Realistic event bodies: a mix of logins and transfers over a population of users and devices. */
 export function eventBody(n: number): string {
   const user = n % 5000;
@@ -16,4 +18,13 @@ export function eventBody(n: number): string {
       os_version: '14',
     },
   });
+}
+
+/** autocannon's options for POSTing these bodies to /events with `key`, each numbered by `next()`. */
+export function postEvents(key: string, next: () => number): Pick<autocannon.Options, 'method' | 'headers' | 'requests'> {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(next()) }) }],
+  };
 }

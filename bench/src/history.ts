@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { SPAN_BUCKETS } from '@vigil/drizzle/schema';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { eventBody } from './bodies.js';
+import { postEvents } from './bodies.js';
 import { perEvent, sampleCpu } from './cpu.js';
 import { HISTORY_BEHAVIORS } from './history-behaviors.js';
 import { createWriteKey, freePort, postmasterPid, throwawayDatabase, waitHealthy, withClient } from './targets.js';
@@ -142,11 +142,9 @@ const drive = async (store: Store, url: string, duration: number, events?: numbe
   const r = await autocannon({
     ...(events ? { amount: events } : {}),
     url: `${url}/events`,
-    method: 'POST',
     connections,
     duration,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${store.key}` },
-    requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
+    ...postEvents(store.key, () => counter++),
   });
   store.sent += r.requests.total;
   return r;

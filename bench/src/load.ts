@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { eventBody } from './bodies.js';
+import { postEvents } from './bodies.js';
 import { BURST_GAP_MS, BURST_MIN_LATE, describeBursts, LATE_MS, lateBursts, WAL_FACTOR } from './bursts.js';
 import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
@@ -45,11 +45,9 @@ async function drive(target: Target, options: { duration: number; connections: n
   const before = sampleCpu(target.pid, postmaster);
   const result = await autocannon({
     url: `${target.url}/events`,
-    method: 'POST',
     connections: options.connections,
     duration: options.duration,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
-    requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
+    ...postEvents(target.key, () => counter++),
   });
   return {
     rps: result.requests.average,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { eventBody } from './bodies.js';
+import { postEvents } from './bodies.js';
 import { perEvent, postgresPids, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced } from './paced.js';
 import { concerns, sourceMapLocator, type CpuProfile } from './profile/concerns.js';
@@ -80,11 +80,9 @@ function answered(sent: number, failed: number): number {
 function fullSpeed(target: Target, duration: number): Promise<number> {
   return autocannon({
     url: `${target.url}/events`,
-    method: 'POST',
     connections,
     duration,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
-    requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
+    ...postEvents(target.key, () => counter++),
   }).then((result) => answered(result.requests.total, result.requests.total - result['2xx']));
 }
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
-import { eventBody } from './bodies.js';
+import { postEvents } from './bodies.js';
 import { cpuSecondsOf, machineBusySeconds, postgresPids } from './cpu.js';
 import { createWriteKey, postmasterPid, serveVigil, throwawayDatabase, type Target } from './targets.js';
 
@@ -57,11 +57,9 @@ async function drive(nodes: Target[], duration: number, postmaster: number | und
   const result = await autocannon({
     // autocannon spreads its connections round robin over several URLs; its types only admit one.
     url: nodes.map((n) => `${n.url}/events`) as unknown as string,
-    method: 'POST',
     connections,
     duration,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${nodes[0]!.key}` },
-    requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(counter++) }) }],
+    ...postEvents(nodes[0]!.key, () => counter++),
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const stored = await Promise.all(nodes.map(ingested));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { eventBody } from './bodies.js';
+import { postEvents } from './bodies.js';
 import { HISTORY_BEHAVIORS } from './history-behaviors.js';
 import { freePort, throwawayDatabase, waitHealthy } from './targets.js';
 
@@ -41,11 +41,9 @@ async function answerSample(key: string): Promise<void> {
     let n = 0;
     const r = await autocannon({
       url: `${url}/events`,
-      method: 'POST',
       connections: 16,
       amount: sample,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      requests: [{ setupRequest: (req) => ({ ...req, body: eventBody(n++) }) }],
+      ...postEvents(key, () => n++),
     });
     if (r.non2xx + r.errors > 0) throw new Error(`${r.non2xx + r.errors} events were not answered 200`);
   } finally {
