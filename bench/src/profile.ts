@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { postEvents } from './bodies.js';
-import { perEvent, postgresPids, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
+import { perEvent, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced } from './paced.js';
 import { concerns, sourceMapLocator, type CpuProfile } from './profile/concerns.js';
 import { PHASES, perfCanSample, startPerf, type Phase, type Phases } from './profile/postgres-phases.js';
@@ -94,9 +94,6 @@ async function steady(target: Target, duration: number): Promise<number> {
 
 /** One measured window: `run` drives the target and says how many events it sent. */
 async function measure(target: Target, name: string, window: number, run: () => Promise<number>): Promise<Window> {
-  // This server's processes only: other PostgreSQL servers on the machine are not its cost. A backend that starts and
-  // ends inside the window is missed, as cpu.ts misses it.
-  const ours = new Set(postgresPids(postmaster));
   const perf = perfProblem === undefined ? startPerf(join(dir, `${name}-${window}.perf`)) : undefined;
   try {
     const before = sampleCpu(target.pid, postmaster);
@@ -104,10 +101,12 @@ async function measure(target: Target, name: string, window: number, run: () => 
     process.kill(target.pid!, 'SIGUSR2');
     const events = await run();
     process.kill(target.pid!, 'SIGUSR2');
-    const cpu = perEvent(before, sampleCpu(target.pid, postmaster), events);
+    const after = sampleCpu(target.pid, postmaster);
+    const cpu = perEvent(before, after, events);
     const waited = (((runQueueSeconds(target.pid) ?? NaN) - waitedBefore) * 1e6) / events;
-    for (const pid of postgresPids(postmaster)) ours.add(pid);
-    const phases = await perf?.stop(ours);
+    // This server's processes only, those the CPU samples counted: other PostgreSQL servers on the machine are not
+    // its cost. A backend that starts and ends inside the window is missed by both.
+    const phases = await perf?.stop(new Set([...before.postgres.keys(), ...after.postgres.keys()]));
     const profile = await profileFile(join(dir, `${name}-${window}.cpuprofile`));
     return { events, cpu, waited, concerns: concerns(profile, sourceMapLocator()), phases };
   } finally {
