@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** First sighting of a normalised e-mail address or E.164 phone number. */
 export const intelSightings = pgTable(
@@ -9,6 +9,8 @@ export const intelSightings = pgTable(
     value: text('value').notNull(),
     /** Earliest event time seen with it (late offline events move it back). */
     firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
+    /** Its rows in intel_links, kept by the write that adds them: an event reads one row, not the value's every link. */
+    links: integer('links').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.kind, t.value] })],
 );

@@ -48,14 +48,24 @@ export async function readAll(db: Queryable, parts: readonly Sql[]): Promise<unk
   return parts.map((_, i) => row![`r${i}`] ?? null);
 }
 
+const CTE_NAME = Symbol('vigil.cte');
+
+/**
+ * `write` as a part of `writeAll` under a name of its own, so that a later part can read its RETURNING by that name
+ * (a part can name only the parts before it). The name must be unique in the statement.
+ */
+export function named(name: string, write: Sql): Sql {
+  return Object.assign({ ...write }, { [CTE_NAME]: name });
+}
+
 /**
  * Runs data-modifying statements as CTEs of one statement (one round trip, one commit when not in a transaction)
  * and returns the rows of `main`. PostgreSQL runs every data-modifying CTE to completion, read or not, with one
  * snapshot: the parts must not touch the same row twice. A `main` that reads a part's RETURNING is given the
- * parts' names, in order.
+ * parts' names, in order: `w0`, `w1`, … or the name a part was given (`named`).
  */
 export async function writeAll<T>(db: Queryable, writes: readonly Sql[], main: Sql | ((names: Sql[]) => Sql)): Promise<T[]> {
-  const names = writes.map((_, i) => raw(`w${i}`));
+  const names = writes.map((w, i) => raw((w as { [CTE_NAME]?: string })[CTE_NAME] ?? `w${i}`));
   const last = typeof main === 'function' ? main(names) : main;
   if (writes.length === 0) return preparedRows<T>(db, last);
   const ctes = join(

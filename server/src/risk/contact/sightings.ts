@@ -1,5 +1,5 @@
 import { sql, type Sql } from '../../db/statement.js';
-import { ms, probe, records } from '../../db/compose.js';
+import { ms, named, probe, records } from '../../db/compose.js';
 import { factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../../pipeline/fact-cache.js';
 import { byKey } from '../../pipeline/sightings.js';
 
@@ -36,7 +36,8 @@ function distinct(sightings: readonly Sighting[]) {
 
 /**
  * What is stored about the batch's e-mails and phones, as one part of the batch's read: each value's first
- * sighting and how many devices/identities it was linked to, and which of the batch's links already exist.
+ * sighting and how many devices/identities it was linked to (its row's count, kept by the writes below: one row
+ * however many links the value has), and which of the batch's links already exist.
  */
 export function readContactSightings(sightings: readonly Sighting[]): Sql | null {
   if (sightings.length === 0) return null;
@@ -52,9 +53,8 @@ export function readContactSightings(sightings: readonly Sighting[]): Sql | null
     'q',
   );
   return sql`(SELECT json_build_object(
-    'seen', (SELECT json_agg(json_build_array(q.kind, q.value, ${ms('s.first_seen')},
-                     (SELECT count(*) FROM intel_links l WHERE l.kind = q.kind AND l.value = q.value)))
-             FROM ${valueRows} CROSS JOIN ${probe(sql`SELECT first_seen FROM intel_sightings WHERE kind = q.kind AND value = q.value`)} AS s),
+    'seen', (SELECT json_agg(json_build_array(q.kind, q.value, ${ms('s.first_seen')}, s.links))
+             FROM ${valueRows} CROSS JOIN ${probe(sql`SELECT first_seen, links FROM intel_sightings WHERE kind = q.kind AND value = q.value`)} AS s),
     'linked', (SELECT json_agg(json_build_array(q.kind, q.value, q.linked))
                FROM ${linkRows}
                CROSS JOIN ${probe(sql`SELECT 1 FROM intel_links WHERE kind = q.kind AND value = q.value AND linked = q.linked`)} AS l)))`;
@@ -95,10 +95,7 @@ export function cachedContactSightings(sightings: readonly Sighting[], cache: Fa
   }
   const where = sql`kind = split_part(q.k, ' ', 1) AND value = substr(q.k, position(' ' in q.k) + 1)`;
   const stale = () =>
-    staleWhen(
-      checks,
-      sql`SELECT jsonb_build_array((SELECT ${ms('first_seen')} FROM intel_sightings WHERE ${where}), (SELECT count(*) FROM intel_links WHERE ${where}))`,
-    );
+    staleWhen(checks, sql`SELECT COALESCE((SELECT jsonb_build_array(${ms('first_seen')}, links) FROM intel_sightings WHERE ${where}), '[null, 0]'::jsonb)`);
   return { facts, stale };
 }
 
@@ -108,9 +105,10 @@ interface Stored {
 }
 
 /**
- * Each value's facts after this batch (first sighting, linked count) and the writes that record the batch:
- * values not stored yet or seen earlier than stored, and links not stored yet. A value or link another batch
- * wrote since the read is merged by the conflict clauses (LEAST, or nothing).
+ * Each value's facts after this batch (first sighting, linked count) and the writes that record the batch: links
+ * not stored yet, and values not stored yet, seen earlier than stored or given new links (their count grows by the
+ * links actually added). A value or link another batch wrote since the read is merged by the conflict clauses
+ * (LEAST and a sum, or nothing).
  */
 export function resolveContactSightings(
   sightings: readonly Sighting[],
@@ -129,12 +127,13 @@ export function resolveContactSightings(
 
   // Each value as stored once the write commits, for the cache.
   const after = new Map<string, CachedValue>();
-  const toWrite: Sighting[] = [];
+  // Values whose row the write adds or changes: new, seen earlier than stored, or with new links to count.
+  const upserts: Sighting[] = [];
   for (const s of values) {
     const k = keyOf(s.kind, s.value);
     const row = storedValues.get(k);
     const firstMs = row && row.firstMs <= s.at.getTime() ? row.firstMs : s.at.getTime();
-    if (!row || s.at.getTime() < row.firstMs) toWrite.push(s);
+    if (!row || s.at.getTime() < row.firstMs || added.has(k)) upserts.push(s);
     const linkedCount = (row?.n ?? 0) + (added.get(k) ?? 0);
     seen.set(k, { firstSeen: new Date(firstMs).toISOString(), linkedCount });
     after.set(k, { first: firstMs, n: linkedCount, links: [] });
@@ -149,23 +148,34 @@ export function resolveContactSightings(
     }
   };
 
+  // Links first: the sightings' write counts what it returns. A link another batch added since the read is not
+  // returned, so it is counted once, by that batch.
   const writes: Sql[] = [];
-  if (toWrite.length > 0) {
-    writes.push(sql`INSERT INTO intel_sightings (kind, value, first_seen)
-      SELECT kind, value, at FROM ${records(
-        toWrite.map((s) => ({ kind: s.kind, value: s.value, at: s.at.toISOString() })),
-        'kind text, value text, at timestamptz',
-      )}
-      ON CONFLICT (kind, value) DO UPDATE SET first_seen = LEAST(intel_sightings.first_seen, excluded.first_seen)
-      WHERE intel_sightings.first_seen > excluded.first_seen`);
-  }
   if (newLinks.length > 0) {
-    writes.push(sql`INSERT INTO intel_links (kind, value, linked)
-      SELECT kind, value, linked FROM ${records(
-        newLinks.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })),
-        'kind text, value text, linked text',
+    writes.push(
+      named(
+        'contact_links',
+        sql`INSERT INTO intel_links (kind, value, linked)
+          SELECT kind, value, linked FROM ${records(
+            newLinks.map((s) => ({ kind: s.kind, value: s.value, linked: s.linked })),
+            'kind text, value text, linked text',
+          )}
+          ON CONFLICT DO NOTHING
+          RETURNING kind, value`,
+      ),
+    );
+  }
+  if (upserts.length > 0) {
+    const links = newLinks.length > 0 ? sql`(SELECT count(*) FROM contact_links l WHERE l.kind = v.kind AND l.value = v.value)` : sql`0`;
+    writes.push(sql`INSERT INTO intel_sightings (kind, value, first_seen, links)
+      SELECT kind, value, at, ${links} FROM ${records(
+        upserts.map((s) => ({ kind: s.kind, value: s.value, at: s.at.toISOString() })),
+        'kind text, value text, at timestamptz',
+        'v',
       )}
-      ON CONFLICT DO NOTHING`);
+      ON CONFLICT (kind, value) DO UPDATE
+        SET first_seen = LEAST(intel_sightings.first_seen, excluded.first_seen), links = intel_sightings.links + excluded.links
+      WHERE intel_sightings.first_seen > excluded.first_seen OR excluded.links > 0`);
   }
   return { seen, writes, remember };
 }
