@@ -1,4 +1,5 @@
-import { sql, type Sql } from '../db/statement.js';
+import { raw, sql, type Sql } from '../db/statement.js';
+import { MAX_CACHED_LIST } from '../pipeline/fact-cache.js';
 import { keys, ms, probe, records } from '../db/compose.js';
 import { byKey } from '../pipeline/sightings.js';
 
@@ -25,15 +26,33 @@ interface Span {
 const pairKey = (deviceId: string, identity: string) => `${deviceId}\u0000${identity}`;
 
 /**
- * The stored identity pairs of the batch's devices that can count (seen since `earliest`) or that the batch
- * sees again, as one part of the batch's read.
+ * Most pairs of one device a statement reads: one more than the cache keeps, since a device with more is never
+ * cached, and more than enough to tell `multi_user` (two identities).
  */
-export function readIdentities(deviceIds: readonly string[], identities: readonly string[], earliest: Date): Sql | null {
+const PAIRS_READ = MAX_CACHED_LIST + 1;
+
+/**
+ * A device's pairs (`where`), at most PAIRS_READ of them, as a FROM item `i` (`last_seen`): what is counted to know
+ * whether a read or the cache holds all of them.
+ */
+export function cappedPairs(where: Sql): Sql {
+  return sql`(SELECT last_seen FROM device_identities WHERE ${where} LIMIT ${raw(String(PAIRS_READ))}) AS i`;
+}
+
+/**
+ * Each of the batch's devices' most recent stored identity pairs (PAIRS_READ, through its last_seen index), as one
+ * part of the batch's read. They suffice to count: if two identities were seen since a device's association began,
+ * its two most recent pairs were. A pair of the batch that is not among them (a device with more, seen again under
+ * an identity it had not used for a while) is written as a new one, and the write's conflict clause keeps the
+ * stored row's first sighting: the read never walks all of a device's pairs, which for a device seen with thousands
+ * of identities (a shared kiosk, or a client inventing them) made each of its events dearer than the last.
+ */
+export function readIdentities(deviceIds: readonly string[]): Sql | null {
   if (deviceIds.length === 0) return null;
-  const recent = sql`last_seen >= ${earliest.toISOString()}::timestamptz`;
-  const wanted = identities.length > 0 ? sql`(${recent} OR identity IN (SELECT w.k FROM ${keys(identities, 'w')}))` : recent;
+  const recent = sql`SELECT device_id, identity, last_seen FROM device_identities WHERE device_id = q.k
+    ORDER BY last_seen DESC LIMIT ${raw(String(PAIRS_READ))}`;
   return sql`(SELECT json_agg(json_build_array(i.device_id, i.identity, ${ms('i.last_seen')}))
-    FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT device_id, identity, last_seen FROM device_identities WHERE device_id = q.k AND ${wanted}`)} AS i)`;
+    FROM ${keys(deviceIds)} CROSS JOIN ${probe(recent)} AS i)`;
 }
 
 type PairRow = [deviceId: string, identity: string, lastSeenMs: number];

@@ -2,7 +2,7 @@ import { sql, type Sql } from '../db/statement.js';
 import { keys, ms, probe } from '../db/compose.js';
 import { cachedAll, factKey, MAX_CACHED_LIST, staleWhen, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
 import type { EvaluationInput, EvaluationItem, InsightStage, StageContext, StageResult } from '../pipeline/stage.js';
-import { countIdentities, readIdentities } from './association.js';
+import { cappedPairs, countIdentities, readIdentities } from './association.js';
 import type { Registration } from './state.js';
 import { deviceInfoOf } from './views.js';
 
@@ -75,16 +75,13 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
     read(batch: readonly EvaluationInput[]): Sql | null {
       const deviceIds = deviceIdsOf(batch);
       if (deviceIds.length === 0) return null;
-      const identities = [...new Set(batch.filter((i) => i.event.deviceId && i.event.identity).map((i) => i.event.identity!))];
-      // The earliest event's window start covers every window evaluate may ask about, replays aside or not.
-      const earliest = new Date(Math.min(...batch.filter((i) => i.event.deviceId).map((i) => i.event.occurredAt.getTime())) - windowMs);
       return sql`json_build_array(
         (SELECT json_agg(json_build_array(r.device_id, r.user_id, r.role, r.metadata, r.status, ${ms('r.registered_at')},
                   ${ms('r.associated_since')}, ${ms('r.deactivated_at')}, r.deactivation_reason, r.deactivated_by, ${ms('r.conflict_at')},
                   r.version))
          FROM ${keys(deviceIds)} CROSS JOIN ${probe(sql`SELECT * FROM registrations WHERE device_id = q.k`)} AS r),
-        ${readIdentities(deviceIds, identities, earliest)},
-        (SELECT json_agg(json_build_array(q.k, (SELECT count(*) FROM device_identities WHERE device_id = q.k))) FROM ${keys(deviceIds)}))`;
+        ${readIdentities(deviceIds)},
+        (SELECT json_agg(json_build_array(q.k, (SELECT count(*) FROM ${cappedPairs(sql`device_id = q.k`)}))) FROM ${keys(deviceIds)}))`;
     },
     cached(batch: readonly EvaluationInput[], cache: FactCache): CachedPart | undefined {
       const deviceIds = deviceIdsOf(batch);
@@ -101,7 +98,7 @@ export function createRegistryStage(options: RegistryStageOptions): InsightStage
         const versions = registrations.map((r) => ({ k: r.k, v: r.v ? r.v[11] : null }));
         const summaries = pairs.map((p) => ({ k: p.k, v: [p.v!.length, p.v!.reduce((sum, [, at]) => sum + at, 0)] }));
         return sql`(${staleWhen(versions, sql`SELECT to_jsonb(r.version) FROM registrations r WHERE r.device_id = q.k`)}
-          OR ${staleWhen(summaries, sql`SELECT jsonb_build_array(count(*), COALESCE(sum(${ms('i.last_seen')}), 0)) FROM device_identities i WHERE i.device_id = q.k`)})`;
+          OR ${staleWhen(summaries, sql`SELECT jsonb_build_array(count(*), COALESCE(sum(${ms('i.last_seen')}), 0)) FROM ${cappedPairs(sql`device_id = q.k`)}`)})`;
       };
       return { facts, stale };
     },
