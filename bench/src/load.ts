@@ -15,13 +15,17 @@ import { configureWal, describeSyncs, walSyncs, watchSyncStalls } from './wal.js
  * Vigil ÷ bare (autocannon, closed loop), then p50/p99 at a steady 1,000 events/s (open loop, see paced.ts); each
  * as the median of rounds, each Vigil round right after a baseline round. Options (env): BENCH_SECONDS (10),
  * BENCH_CONNECTIONS (64), BENCH_RATE (1000), BENCH_SETTLE_SECONDS (2), BENCH_ROUNDS (3), BENCH_TARGETS (pglite,postgres),
- * BENCH_WAL (`recommended`: the README's WAL settings, wal.ts; `default`: PostgreSQL's).
+ * BENCH_WAL (`recommended`: the README's WAL settings, wal.ts; `default`: PostgreSQL's), BENCH_WARMUP_SECONDS (15, at
+ * full speed before each server's first round).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const rate = Number(process.env.BENCH_RATE ?? 1000);
 const settle = Number(process.env.BENCH_SETTLE_SECONDS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+// V8 was still compiling Vigil's code into the fourth second of load (--trace-opt: ~290 optimisations within the next
+// 10 s), on helper threads that a server running for days has long stopped paying for.
+const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 
 interface Result {
   rps: number;
@@ -130,13 +134,13 @@ if (!wanted.has('postgres')) {
 } else if (process.env.VIGIL_TEST_DATABASE_URL) starters.push(() => startVigil('postgres'), startFloor);
 else console.warn('VIGIL_TEST_DATABASE_URL not set: PostgreSQL skipped (use `pnpm load:all`).');
 try {
-  await drive(bareTarget, { duration: 3, connections }); // warm-up: JIT
+  await drive(bareTarget, { duration: warmup, connections }); // warm-up: JIT
   for (const start of starters) {
     const target = await start();
     const run = measured(target);
     runs.push(run);
     try {
-      await drive(target, { duration: 3, connections }); // warm-up: JIT, pools, caches
+      await drive(target, { duration: warmup, connections }); // warm-up: JIT, pools, caches
       for (let round = 1; round <= rounds; round++) {
         const bare = await drive(bareTarget, { duration: seconds, connections });
         run.baseline.push(bare);

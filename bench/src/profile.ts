@@ -17,12 +17,13 @@ import { configureWal } from './wal.js';
  * folders, fastify, the pg driver, Node's HTTP, socket writes, GC; profile/concerns.ts) and PostgreSQL sampled by
  * Linux's perf (by phase of a statement; profile/postgres-phases.ts). It prints the CPU of each per event, so that
  * Vigil ÷ floor in `load` can be read item by item. Options (env): BENCH_SECONDS (10), BENCH_CONNECTIONS (64),
- * BENCH_RATE (1000), as `load` has them; BENCH_PROFILE_DIR, a folder to keep the profiles in (`<target>-<window>`:
+ * BENCH_RATE (1000), BENCH_WARMUP_SECONDS (15), as `load` has them; BENCH_PROFILE_DIR, a folder to keep the profiles in (`<target>-<window>`:
  * 1 full speed, 2 steady; `.cpuprofile` opens in Chrome's DevTools, `.perf` in `perf report`), else they are deleted.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const rate = Number(process.env.BENCH_RATE ?? 1000);
+const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('profile needs PostgreSQL: run it as `pnpm profile`');
 
 const keep = process.env.BENCH_PROFILE_DIR;
@@ -123,7 +124,7 @@ try {
   ] as const) {
     const target = await withProfiler(name, start);
     try {
-      await fullSpeed(target, 3); // warm-up: JIT, pools, caches
+      await fullSpeed(target, warmup); // warm-up: JIT, pools, caches (see load.ts)
       columns.push({ title: `${label} full`, window: await measure(target, name, 1, () => fullSpeed(target, seconds)) });
       await steady(target, 2); // the steady rate settles after the full-speed run (load.ts, BENCH_SETTLE_SECONDS)
       columns.push({ title: `${label} ${rate.toLocaleString('en')}/s`, window: await measure(target, name, 2, () => steady(target, seconds)) });
