@@ -256,19 +256,22 @@ async function eraseTables(
     count(table, done);
     progress(`${table}: ${done}`);
   };
-  // Sightings of the identity's e-mails and phones go; a phone's link to the identity (a phone it shared with
-  // others) stays, pseudonymised, so the others' `identities_seen` keeps its count.
-  await step(
-    'intel_sightings',
-    affected(db, sql`DELETE FROM intel_sightings WHERE (kind = 'email' AND lower(value) = ANY(${emails})) OR (kind = 'phone' AND value = ANY(${phones}))`),
-  );
+  // Sightings of the identity's e-mails and phones go, then their links, in one transaction: a value's row keeps the
+  // count of its links, and a batch adding a link between two commits would have left a count (or links) behind for
+  // good. The first delete holds the rows: a batch adding a link to one of them waits for the commit and then makes
+  // a fresh row counting only its own links, which the second delete (a later snapshot) leaves alone as it should.
+  // A phone's link to the identity (a phone it shared with others) stays, pseudonymised, so the others'
+  // `identities_seen` keeps its count.
+  const contact = (table: 'intel_sightings' | 'intel_links') =>
+    sql`DELETE FROM ${sql.raw(table)} WHERE (kind = 'email' AND lower(value) = ANY(${emails})) OR (kind = 'phone' AND value = ANY(${phones}))`;
+  const erased = await db.transaction(async (tx) => ({
+    sightings: await affected(tx, contact('intel_sightings')),
+    links: await affected(tx, contact('intel_links')),
+  }));
+  await step('intel_sightings', Promise.resolve(erased.sightings));
   await step(
     'intel_links',
-    (async () =>
-      (await affected(
-        db,
-        sql`DELETE FROM intel_links WHERE (kind = 'email' AND lower(value) = ANY(${emails})) OR (kind = 'phone' AND value = ANY(${phones}))`,
-      )) + (await affected(db, sql`UPDATE intel_links SET linked = coalesce(${m}::jsonb->>linked, linked) WHERE ${m}::jsonb ? linked`)))(),
+    (async () => erased.links + (await affected(db, sql`UPDATE intel_links SET linked = coalesce(${m}::jsonb->>linked, linked) WHERE ${m}::jsonb ? linked`)))(),
   );
   await step(
     'device_identities',
