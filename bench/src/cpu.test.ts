@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { cpuSecondsOf, mainThreadSecondsOf, runQueueSeconds } from './cpu.js';
+import { cpuSecondsOf, mainThreadSecondsOf, perEvent, reapedChildrenSecondsOf, runQueueSeconds, type CpuSample } from './cpu.js';
 
 describe('run-queue delay', () => {
   it('reads how long a process waited for a CPU from the kernel, and nothing of a process that is not there', () => {
@@ -33,5 +34,41 @@ describe('main thread CPU', () => {
     expect(cpuSecondsOf(process.pid) - mainAfter - others).toBeGreaterThanOrEqual(0.25);
     expect(mainAfter - main).toBeLessThan(0.25);
     expect(mainThreadSecondsOf(2 ** 22 + 1)).toBe(0);
+  });
+});
+
+describe('PostgreSQL backends that exit during a measurement', () => {
+  it('are found in the CPU of the parent that reaped them', async () => {
+    const before = reapedChildrenSecondsOf(process.pid);
+    const child = spawn(process.execPath, ['-e', 'const end = process.cpuUsage().user + 300000; while (process.cpuUsage().user < end) {}']);
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(reapedChildrenSecondsOf(process.pid) - before).toBeGreaterThanOrEqual(0.25);
+    expect(reapedChildrenSecondsOf(2 ** 22 + 1)).toBe(0);
+  });
+
+  it('count for what they used after the first sample, neither more nor less', () => {
+    const sample = (postgres: [number, number][], postgresExited: number): CpuSample => ({
+      server: 0,
+      serverMain: 0,
+      postgres: new Map(postgres),
+      postgresExited,
+      generator: 0,
+    });
+    // Backend 2 had used 1 s at the first sample and 1.5 s when it exited; backend 3 started in between.
+    const before = sample(
+      [
+        [1, 2],
+        [2, 1],
+      ],
+      5,
+    );
+    const after = sample(
+      [
+        [1, 3],
+        [3, 0.25],
+      ],
+      6.5,
+    );
+    expect(perEvent(before, after, 1000).postgres).toBeCloseTo(((1 + 0.5 + 0.25) * 1e6) / 1000);
   });
 });

@@ -11,6 +11,8 @@ export interface CpuSample {
   serverMain: number;
   /** CPU seconds of each PostgreSQL process, by pid. */
   postgres: Map<number, number>;
+  /** CPU seconds of the postmaster's exited children (see reapedChildrenSecondsOf); 0 without a postmaster. */
+  postgresExited: number;
   generator: number;
 }
 
@@ -52,6 +54,26 @@ export function mainThreadSecondsOf(pid: number): number {
 }
 
 const seconds = (fields: string[] | undefined) => (fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0);
+
+/**
+ * CPU seconds of the children a process has reaped (cutime + cstime), or 0 if it is gone. The postmaster reaps each
+ * backend that exits, so a backend that ends during a measurement (a pool closing an idle connection: node-postgres
+ * does after 10 s) still counts, through it.
+ */
+export function reapedChildrenSecondsOf(pid: number): number {
+  const fields = statFields(pid);
+  return fields ? (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND : 0;
+}
+
+/** CPU seconds of PostgreSQL's processes (postgresPids) but `notOurs`, those alive and those the postmaster reaped. */
+export function postgresSecondsOf(postmaster?: number, notOurs: readonly number[] = []): { live: Map<number, number>; exited: number } {
+  const live = new Map(
+    postgresPids(postmaster)
+      .filter((pid) => !notOurs.includes(pid))
+      .map((pid) => [pid, cpuSecondsOf(pid)]),
+  );
+  return { live, exited: postmaster === undefined ? 0 : reapedChildrenSecondsOf(postmaster) };
+}
 
 /**
  * Seconds a process's main thread has spent ready to run and waiting for a CPU (Linux's run-queue delay,
@@ -104,23 +126,23 @@ export function postgresPids(postmaster?: number): number[] {
  */
 export function sampleCpu(serverPid: number | undefined, postmaster?: number, notOurs: readonly number[] = []): CpuSample {
   const usage = process.cpuUsage();
+  const postgres = postgresSecondsOf(postmaster, notOurs);
   return {
     server: serverPid === undefined ? 0 : cpuSecondsOf(serverPid),
     serverMain: serverPid === undefined ? 0 : mainThreadSecondsOf(serverPid),
-    postgres: new Map(
-      postgresPids(postmaster)
-        .filter((pid) => !notOurs.includes(pid))
-        .map((pid) => [pid, cpuSecondsOf(pid)]),
-    ),
+    postgres: postgres.live,
+    postgresExited: postgres.exited,
     generator: (usage.user + usage.system) / 1e6,
   };
 }
 
 /** Microseconds of CPU per event for each part, between two samples. */
 export function perEvent(before: CpuSample, after: CpuSample, events: number): CpuPerEvent {
-  // A backend that started in between counts whole; one that exited in between is missed (a small undercount).
-  let postgres = 0;
-  for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
+  // A backend that started in between counts whole; one that exited in between left its CPU to the postmaster,
+  // which it counted before as its own.
+  let postgres = after.postgresExited - before.postgresExited;
+  for (const seconds of after.postgres.values()) postgres += seconds;
+  for (const seconds of before.postgres.values()) postgres -= seconds;
   const us = (seconds: number) => (events > 0 ? (seconds * 1e6) / events : NaN);
   return {
     server: us(after.server - before.server),

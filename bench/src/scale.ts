@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { postEvents } from './bodies.js';
-import { cpuSecondsOf, machineBusySeconds, postgresPids } from './cpu.js';
+import { cpuSecondsOf, machineBusySeconds, postgresSecondsOf } from './cpu.js';
 import { createWriteKey, postmasterPid, serveVigil, throwawayDatabase, type Target } from './targets.js';
 
 /**
@@ -10,12 +10,15 @@ import { createWriteKey, postmasterPid, serveVigil, throwawayDatabase, type Targ
  * events/s in all and of each process (from its `vigil_events_ingested_total`), the ratio to one process, and CPU:
  * per event of each Vigil process, of PostgreSQL and of the generator, and how many cores they and the whole
  * machine kept busy, so the run says whether the machine or Vigil was the limit. Run with `pnpm scale` (starts a
- * throwaway PostgreSQL). Env: BENCH_NODES (1,2,4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ROUNDS (3).
+ * throwaway PostgreSQL). Env: BENCH_NODES (1,2,4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ROUNDS (3),
+ * BENCH_WARMUP_SECONDS (15, as `load`: each process compiles its own code, so a short warm-up weighs on N processes
+ * N times).
  */
 const nodeCounts = (process.env.BENCH_NODES ?? '1,2,4').split(',').map(Number);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 if (!process.env.VIGIL_TEST_DATABASE_URL) throw new Error('VIGIL_TEST_DATABASE_URL is not set: run `pnpm scale`, which starts PostgreSQL');
 
 interface Round {
@@ -41,7 +44,10 @@ async function ingested(node: Target): Promise<number> {
 }
 
 async function drive(nodes: Target[], duration: number, postmaster: number | undefined): Promise<Round> {
-  const pgSeconds = () => postgresPids(postmaster).reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const pgSeconds = () => {
+    const { live, exited } = postgresSecondsOf(postmaster);
+    return [...live.values()].reduce((sum, s) => sum + s, exited);
+  };
   const generatorSeconds = () => {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1e6;
@@ -100,7 +106,7 @@ for (const count of nodeCounts) {
   const nodes: Target[] = [];
   try {
     for (let i = 0; i < count; i++) nodes.push(await serveVigil(`vigil ${i + 1}/${count}`, env, key));
-    await drive(nodes, 3, postmaster); // warm-up: JIT, pools, caches
+    await drive(nodes, warmup, postmaster); // warm-up: JIT, pools, caches
     const results: Round[] = [];
     for (let round = 1; round <= rounds; round++) {
       results.push(await drive(nodes, seconds, postmaster));
