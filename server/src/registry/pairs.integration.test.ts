@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAll } from '../db/compose.js';
 import type { Db } from '../db/handle.js';
 import { factKey, FactCache } from '../pipeline/fact-cache.js';
 import type { EvaluationInput } from '../pipeline/stage.js';
 import { testDrivers } from '../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
-import { asDrizzle, rowsProcessed } from '../test-support/rows-processed.js';
+import { rowsProcessed } from '../test-support/rows-processed.js';
 import { rows } from '../db/rows.js';
-import { sql as hot } from '../db/statement.js';
 import { runRetention } from '../retention/run.js';
 import { createRegistryStage } from './stage.js';
 
@@ -46,11 +46,8 @@ describe.each(testDrivers())('device identity pairs on %s', (driver) => {
   afterAll(async () => server?.close());
 
   it('hands the server at most 65 pairs of a device, however many it has', async () => {
-    const [row] = await rows<{ r: [unknown, [string, string, number][] | null, unknown] }>(
-      db,
-      asDrizzle(hot`SELECT ${stage.read!(batchOf('kiosk-3000'))!} AS r`),
-    );
-    const pairs = row!.r[1]!;
+    const [read] = (await readAll(db, [stage.read!(batchOf('kiosk-3000'))!])) as [[unknown, [string, string, number][] | null, unknown]];
+    const pairs = read[1]!;
     expect(pairs).toHaveLength(65);
     // The most recent ones: what counts towards multi_user.
     expect(pairs.map(([, identity]) => identity)).toContain('user-1');
