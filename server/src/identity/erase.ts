@@ -251,7 +251,7 @@ async function eraseTables(
     'text',
   );
   const phones = column(values.phones, 'text');
-  const step = async (table: string, n: Promise<number>) => {
+  const step = async (table: string, n: number | Promise<number>) => {
     const done = await n;
     count(table, done);
     progress(`${table}: ${done}`);
@@ -268,10 +268,10 @@ async function eraseTables(
     sightings: await affected(tx, contact('intel_sightings')),
     links: await affected(tx, contact('intel_links')),
   }));
-  await step('intel_sightings', Promise.resolve(erased.sightings));
+  await step('intel_sightings', erased.sightings);
   await step(
     'intel_links',
-    (async () => erased.links + (await affected(db, sql`UPDATE intel_links SET linked = coalesce(${m}::jsonb->>linked, linked) WHERE ${m}::jsonb ? linked`)))(),
+    erased.links + (await affected(db, sql`UPDATE intel_links SET linked = coalesce(${m}::jsonb->>linked, linked) WHERE ${m}::jsonb ? linked`)),
   );
   await step(
     'device_identities',
