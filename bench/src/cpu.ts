@@ -75,6 +75,13 @@ export function postgresSecondsOf(postmaster?: number, notOurs: readonly number[
   return { live, exited: postmaster === undefined ? 0 : reapedChildrenSecondsOf(postmaster) };
 }
 
+/** All of `postgresSecondsOf`'s seconds: the live processes' and the reaped ones'. */
+export function postgresTotal({ live, exited }: { live: ReadonlyMap<number, number>; exited: number }): number {
+  let total = exited;
+  for (const seconds of live.values()) total += seconds;
+  return total;
+}
+
 /**
  * Seconds a process's main thread has spent ready to run and waiting for a CPU (Linux's run-queue delay,
  * /proc/<pid>/schedstat), or undefined where the kernel does not say. On a machine with few cores the server,
@@ -140,9 +147,8 @@ export function sampleCpu(serverPid: number | undefined, postmaster?: number, no
 export function perEvent(before: CpuSample, after: CpuSample, events: number): CpuPerEvent {
   // A backend that started in between counts whole; one that exited in between left its CPU to the postmaster,
   // which it counted before as its own.
-  let postgres = after.postgresExited - before.postgresExited;
-  for (const seconds of after.postgres.values()) postgres += seconds;
-  for (const seconds of before.postgres.values()) postgres -= seconds;
+  const postgres =
+    postgresTotal({ live: after.postgres, exited: after.postgresExited }) - postgresTotal({ live: before.postgres, exited: before.postgresExited });
   const us = (seconds: number) => (events > 0 ? (seconds * 1e6) / events : NaN);
   return {
     server: us(after.server - before.server),

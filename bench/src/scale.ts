@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { postEvents } from './bodies.js';
-import { cpuSecondsOf, machineBusySeconds, postgresSecondsOf } from './cpu.js';
+import { cpuSecondsOf, machineBusySeconds, postgresSecondsOf, postgresTotal } from './cpu.js';
 import { createWriteKey, postmasterPid, serveVigil, throwawayDatabase, type Target } from './targets.js';
 
 /**
@@ -44,10 +44,7 @@ async function ingested(node: Target): Promise<number> {
 }
 
 async function drive(nodes: Target[], duration: number, postmaster: number | undefined): Promise<Round> {
-  const pgSeconds = () => {
-    const { live, exited } = postgresSecondsOf(postmaster);
-    return [...live.values()].reduce((sum, s) => sum + s, exited);
-  };
+  const pgSeconds = () => postgresTotal(postgresSecondsOf(postmaster));
   const generatorSeconds = () => {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1e6;
