@@ -25,7 +25,7 @@ import { sessionKeepingPool } from './session-pool.js';
 export const PGLITE_COMMIT_CONCURRENCY = 2;
 
 /** How often the embedded database's WAL is measured for a checkpoint: a statement of well under a millisecond. */
-const CHECKPOINTER_EVERY_MS = 10_000;
+const CHECKPOINTER_EVERY_MS = 1_000;
 
 // Any constant works; it only has to be the same in every Vigil process sharing a PostgreSQL database.
 const MIGRATION_LOCK_KEY = 0x76_69_67_69; // "vigi"

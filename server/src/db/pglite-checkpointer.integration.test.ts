@@ -59,6 +59,30 @@ describe("Vigil's checkpointer on PGlite, which checkpoints only when it shuts d
     ).rows as [{ wal: number }];
     expect(wal).toBeLessThan(32 * MB);
   }, 120_000);
+
+  it('checkpoints in a lull once a sixteenth of max_wal_size is written, and not while writes go on', async () => {
+    const checkpointer = new PgliteCheckpointer(guard, { everyMs: 60_000 });
+    await guard.exec('CHECKPOINT');
+    const walSince = async () =>
+      (await guard.query<{ wal: number }>('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::float8 AS wal FROM pg_control_checkpoint()')).rows[0]!
+        .wal;
+    // Under a sixteenth (2 MB of 32 MB): a lull alone is no cause.
+    await write(1);
+    await checkpointer.tick();
+    await checkpointer.tick();
+    expect(checkpointer.counts.lull).toBe(0);
+    // Over it, with a write between every two measurements: no lull.
+    for (let n = 0; n < 3; n++) {
+      await write(1);
+      await checkpointer.tick();
+    }
+    expect(checkpointer.counts).toMatchObject({ wal: 0, time: 0, lull: 0 });
+    expect(await walSince()).toBeGreaterThan(2 * MB);
+    // Then nothing written between two measurements.
+    await checkpointer.tick();
+    expect(checkpointer.counts).toMatchObject({ wal: 0, time: 0, lull: 1 });
+    expect(await walSince()).toBeLessThan(MB);
+  }, 120_000);
 });
 
 describe('the embedded database as Vigil opens it', () => {

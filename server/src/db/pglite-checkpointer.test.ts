@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type CheckpointTarget, PgliteCheckpointer, checkpointCause } from './pglite-checkpointer.js';
 
 const GB = 1024 ** 3;
-const idle = { wal: 200, max_wal: GB, age: 10, timeout: 300 };
+const idle = { wal: 200, at: '0/16EF9D0', max_wal: GB, age: 10, timeout: 300 };
 
 describe('checkpointCause', () => {
   it('asks for a checkpoint once the WAL since the last one reaches half of max_wal_size', () => {
@@ -15,6 +15,15 @@ describe('checkpointCause', () => {
     expect(checkpointCause({ ...idle, age: 300, wal: 1e6 })).toBe('time');
     // The last checkpoint's own records, and nothing else.
     expect(checkpointCause({ ...idle, age: 3600, wal: 200 })).toBeUndefined();
+  });
+
+  it('asks for one in a lull, nothing written since the last measurement, once the WAL is a sixteenth of max_wal_size', () => {
+    const quiet = { ...idle, wal: GB / 16 };
+    expect(checkpointCause(quiet, quiet.at)).toBe('lull');
+    // Something was written since, or there was no measurement since the last checkpoint to compare with.
+    expect(checkpointCause(quiet, '0/16EF900')).toBeUndefined();
+    expect(checkpointCause(quiet)).toBeUndefined();
+    expect(checkpointCause({ ...quiet, wal: GB / 16 - 1 }, quiet.at)).toBeUndefined();
   });
 });
 
@@ -54,7 +63,7 @@ describe('PgliteCheckpointer', () => {
     const checkpointer = new PgliteCheckpointer(db, { everyMs: 60_000 });
     await checkpointer.tick();
     expect(db.sent).toEqual(['measure']);
-    expect(checkpointer.counts).toEqual({ wal: 0, time: 0, seconds: 0, failed: 0 });
+    expect(checkpointer.counts).toEqual({ wal: 0, time: 0, lull: 0, seconds: 0, failed: 0 });
   });
 
   it('measures again only once a checkpoint under way has ended, and stop() waits for it', async () => {
@@ -72,6 +81,19 @@ describe('PgliteCheckpointer', () => {
     db.release();
     await Promise.all([first, stopping]);
     expect(checkpointer.counts.time).toBe(1);
+  });
+
+  it('takes a checkpoint in a lull at the second measurement that finds the WAL where the first left it', async () => {
+    const db = fakeDatabase({ ...idle, wal: GB / 8 });
+    const checkpointer = new PgliteCheckpointer(db, { everyMs: 60_000 });
+    await checkpointer.tick();
+    expect(db.sent).toEqual(['measure']);
+    await checkpointer.tick();
+    expect(db.sent).toEqual(['measure', 'measure', 'CHECKPOINT']);
+    // A checkpoint starts the comparison over: the next measurement has none before it to compare with.
+    await checkpointer.tick();
+    expect(db.sent).toEqual(['measure', 'measure', 'CHECKPOINT', 'measure']);
+    expect(checkpointer.counts).toMatchObject({ wal: 0, time: 0, lull: 1 });
   });
 
   it('lets a failure pass (the database is down or full; the guard answers 503) and tries again at the next', async () => {

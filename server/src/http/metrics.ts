@@ -190,12 +190,12 @@ export class Metrics implements IngestObserver {
       this.registry,
       {
         name: 'vigil_db_checkpoints_total',
-        help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with more than a WAL page written. Each holds every statement until it ends.",
+        help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with more than a WAL page written, 'lull' once nothing was written for a second with a sixteenth of max_wal_size or more since the last. Each holds every statement until it ends.",
         label: 'cause',
       },
       () => {
-        const { wal, time } = checkpoints();
-        return { wal, time };
+        const { wal, time, lull } = checkpoints();
+        return { wal, time, lull };
       },
     );
     followTotals(

@@ -102,7 +102,7 @@ describe.runIf(testDrivers().includes('pglite'))('durability of the embedded dat
   it('counts the checkpoints Vigil runs for the embedded database, which runs none of its own (pglite-checkpointer.ts)', async () => {
     server = await startTestVigil('pglite');
     await commitOne(server);
-    expect(await checkpoints(server)).toEqual({ wal: 0, time: 0, seconds: 0, failed: 0 });
+    expect(await checkpoints(server)).toEqual({ wal: 0, time: 0, lull: 0, seconds: 0, failed: 0 });
   });
 
   it('leaves the writing to the operating system with VIGIL_DATA_DIR_SYNC=off', async () => {

@@ -42,6 +42,7 @@ export async function checkpoints(server: TestVigil): Promise<Partial<Checkpoint
   return {
     wal: seriesValue(text, 'vigil_db_checkpoints_total{cause="wal"}'),
     time: seriesValue(text, 'vigil_db_checkpoints_total{cause="time"}'),
+    lull: seriesValue(text, 'vigil_db_checkpoints_total{cause="lull"}'),
     seconds: seriesValue(text, 'vigil_db_checkpoint_seconds_total'),
     failed: seriesValue(text, 'vigil_db_checkpoint_failures_total'),
   };
