@@ -4,7 +4,7 @@ import { BURST_GAP_MS, BURST_MIN_LATE, describeBursts, LATE_MS, lateBursts, WAL_
 import { formatGoals, judge, type TargetFigures } from './goals.js';
 import { perEvent, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js';
 import { paced, type PacedResult } from './paced.js';
-import { describePauses, watchPauses } from './pauses.js';
+import { describeCheckpoints, describePauses, scrapeMetrics, watchPauses } from './pauses.js';
 import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
 import { configureWal, describeSyncs, walSyncs, watchSyncStalls } from './wal.js';
 
@@ -83,6 +83,8 @@ interface Measured {
   syncs: string[];
   /** The server's event-loop delay and GCs during each steady round (Vigil only: from its /metrics). */
   pauses: string[];
+  /** The embedded database's checkpoints over the whole run, idle gaps included ("" on PostgreSQL). */
+  checkpoints?: string;
   /** CPU per event of each steady round, settling seconds included. */
   fixedCpu: CpuPerEvent[];
   /** Each steady round's bursts of late requests (bursts.ts), with PostgreSQL placed beside the WAL watcher's samples. */
@@ -165,6 +167,7 @@ try {
         counter += Math.round(rate * (settle + seconds));
         console.warn(`${target.name}: round ${round}/${rounds} done`);
       }
+      if (target.name.startsWith('vigil')) run.checkpoints = describeCheckpoints((await scrapeMetrics(target)).checkpoints);
     } finally {
       await target.stop();
     }
@@ -231,6 +234,11 @@ for (const run of runs) {
 }
 console.log(`\nThe server's pauses and group commits in each steady round, settling seconds included (from its /metrics)`);
 for (const run of runs.filter((r) => r.pauses.length > 0)) console.log(`${run.target.name.padEnd(18)} ${run.pauses.join(' | ')}`);
+const checkpointed = runs.filter((r) => r.checkpoints);
+if (checkpointed.length > 0) {
+  console.log(`\nThe embedded database's checkpoints over the whole run, warm-up and the gaps while other targets ran included`);
+  for (const run of checkpointed) console.log(`${run.target.name.padEnd(18)} ${run.checkpoints}`);
+}
 
 // The goals, judged on this run's figures (goals.ts says how targets run at different moments are compared).
 const figuresOf = (name: string): TargetFigures | undefined => {

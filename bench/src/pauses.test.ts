@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describePauses, parseMetrics, pausesBetween } from './pauses.js';
+import { describeCheckpoints, describePauses, parseMetrics, pausesBetween } from './pauses.js';
 
 /** A /metrics text as prom-client writes it, with two GC kinds. */
 const metrics = (
@@ -9,7 +9,8 @@ const metrics = (
   loopP99: number,
   commits: [count: number, upTo10Ms: number, events: number],
   proven?: number,
-  checkpoints?: [wal: number, time: number, seconds: number],
+  checkpoints?: [wal: number, time: number, lull: number, seconds: number],
+  flushes?: [slow: number, longest: number],
 ) =>
   [
     '# HELP vigil_nodejs_gc_duration_seconds Garbage collection duration by kind, one of major, minor, incremental or weakcb.',
@@ -39,8 +40,10 @@ const metrics = (
       : [
           `vigil_db_checkpoints_total{cause="wal"} ${checkpoints[0]}`,
           `vigil_db_checkpoints_total{cause="time"} ${checkpoints[1]}`,
-          `vigil_db_checkpoint_seconds_total ${checkpoints[2]}`,
+          `vigil_db_checkpoints_total{cause="lull"} ${checkpoints[2]}`,
+          `vigil_db_checkpoint_seconds_total ${checkpoints[3]}`,
         ]),
+    ...(flushes === undefined ? [] : [`vigil_db_slow_flushes_total ${flushes[0]}`, `vigil_db_flush_max_seconds ${flushes[1]}`]),
     '',
   ].join('\n');
 
@@ -66,6 +69,8 @@ describe("a Vigil server's pauses from its /metrics", () => {
       commitsProven: 0,
       checkpoints: 0,
       checkpointMs: 0,
+      slowFlushes: 0,
+      longestFlushMs: 0,
     });
     expect(describePauses(pauses)).toBe(
       "event loop's 10 ms ticks up to 27 ms apart (p99 3 ms); 92 GCs, 2 of them ≥ 10 ms, 180 ms in all (30 ms major); 4000 group commits of 2.3 events, 7 of them ≥ 10 ms",
@@ -86,11 +91,26 @@ describe("a Vigil server's pauses from its /metrics", () => {
   });
 
   it("adds the embedded database's checkpoints, each of which holds every commit, when there were any", () => {
-    const before = parseMetrics(metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [50, 50, 100], 40, [1, 0, 0.2]));
-    const after = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 1, 0.45]));
+    const before = parseMetrics(metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [50, 50, 100], 40, [1, 0, 0, 0.2]));
+    const after = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 0, 1, 0.45]));
     expect(describePauses(pausesBetween(before, after))).toMatch(/90 written with their facts proven current; 1 checkpoint holding the database 250 ms$/);
-    const none = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 1, 0.45]));
+    const none = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 0, 1, 0.45]));
     expect(describePauses(pausesBetween(after, none))).not.toMatch(/checkpoint/);
+  });
+
+  it("adds the embedded database's disk flushes of 10 ms or more, and the longest of the stretch, when it flushed", () => {
+    const before = parseMetrics(metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [50, 50, 100], 40, undefined, [3, 0.2]));
+    const after = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, undefined, [5, 0.0421]));
+    expect(describePauses(pausesBetween(before, after))).toMatch(/current; disk flushes ≥ 10 ms: 2, the longest 42 ms$/);
+    // On PostgreSQL there are no such series.
+    const pg = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130));
+    expect(describePauses(pausesBetween(pg, pg))).not.toMatch(/flushes/);
+  });
+
+  it("describes the embedded database's checkpoints by cause over a whole run, and nothing without any", () => {
+    const run = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, [1, 2, 3, 0.75]));
+    expect(describeCheckpoints(run.checkpoints)).toBe('6 checkpoints (1 wal, 2 time, 3 lull), holding the database 750 ms in all');
+    expect(describeCheckpoints(parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130)).checkpoints)).toBe('');
   });
 
   it("adds the embedded database thread's GCs, a heap of its own, when there were any", () => {

@@ -36,6 +36,12 @@ export interface Pauses {
   /** Checkpoints Vigil ran on the embedded database, and the time from each one's request to its end (PGlite). */
   checkpoints: number;
   checkpointMs: number;
+  /**
+   * The embedded database's flushes to the disk (a commit's of the WAL, mostly) that took 10 ms or more, and the
+   * longest (ms): the disk's stalls, which hold the database's one thread. Zero on PostgreSQL (wal.ts watches its own).
+   */
+  slowFlushes: number;
+  longestFlushMs: number;
 }
 
 interface Commits {
@@ -61,7 +67,9 @@ export function parseMetrics(text: string): {
   gc: GcCounts;
   threadGc: GcCounts;
   commits: Commits;
-  checkpoints: { total: number; seconds: number };
+  checkpoints: { total: number; seconds: number; byCause: Record<'wal' | 'time' | 'lull', number> };
+  /** Flushes of 10 ms or more since the server started, and the longest since the previous scrape (seconds). */
+  flushes: { slow: number; longest: number };
   loopMaxMs: number;
   loopP99Ms: number;
 } {
@@ -94,13 +102,30 @@ export function parseMetrics(text: string): {
       events: series('vigil_group_commit_events_sum'),
       proven: series('vigil_fact_cache_unchecked_commits'),
     },
-    checkpoints: {
-      total: series('vigil_db_checkpoints_total{cause="wal"}') + series('vigil_db_checkpoints_total{cause="time"}'),
-      seconds: series('vigil_db_checkpoint_seconds_total'),
-    },
+    checkpoints: checkpointsOf(series),
+    flushes: { slow: series('vigil_db_slow_flushes_total'), longest: series('vigil_db_flush_max_seconds') },
     loopMaxMs: metricValue(text, 'vigil_nodejs_eventloop_lag_max_seconds') * 1000,
     loopP99Ms: metricValue(text, 'vigil_nodejs_eventloop_lag_p99_seconds') * 1000,
   };
+}
+
+function checkpointsOf(series: (name: string) => number): ReturnType<typeof parseMetrics>['checkpoints'] {
+  const byCause = {
+    wal: series('vigil_db_checkpoints_total{cause="wal"}'),
+    time: series('vigil_db_checkpoints_total{cause="time"}'),
+    lull: series('vigil_db_checkpoints_total{cause="lull"}'),
+  };
+  return { total: byCause.wal + byCause.time + byCause.lull, seconds: series('vigil_db_checkpoint_seconds_total'), byCause };
+}
+
+/** A server's /metrics, parsed. */
+export const scrapeMetrics = async (target: Target) => parseMetrics(await (await fetch(`${target.url}/metrics`)).text());
+
+/** The embedded database's checkpoints since the server started, by cause, and the time they held it: "" with none. */
+export function describeCheckpoints({ total, seconds, byCause }: ReturnType<typeof parseMetrics>['checkpoints']): string {
+  if (total === 0) return '';
+  const causes = Object.entries(byCause).map(([cause, n]) => `${n} ${cause}`);
+  return `${total} checkpoints (${causes.join(', ')}), holding the database ${(seconds * 1000).toFixed(0)} ms in all`;
 }
 
 /**
@@ -109,9 +134,8 @@ export function parseMetrics(text: string): {
  * commit (wal.ts) may be the server's own pause: a long GC or a long synchronous stretch holds every request in flight.
  */
 export async function watchPauses(target: Target): Promise<{ stop(): Promise<Pauses> }> {
-  const scrape = async () => parseMetrics(await (await fetch(`${target.url}/metrics`)).text());
-  const before = await scrape();
-  return { stop: async () => pausesBetween(before, await scrape()) };
+  const before = await scrapeMetrics(target);
+  return { stop: async () => pausesBetween(before, await scrapeMetrics(target)) };
 }
 
 /** The pauses between two scrapes; the event loop's figures are the second's alone (each scrape restarts them). */
@@ -135,6 +159,9 @@ export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: Re
     commitsProven: after.commits.proven - before.commits.proven,
     checkpoints: after.checkpoints.total - before.checkpoints.total,
     checkpointMs: (after.checkpoints.seconds - before.checkpoints.seconds) * 1000,
+    slowFlushes: after.flushes.slow - before.flushes.slow,
+    // Each scrape starts the longest over: the second's is the stretch's.
+    longestFlushMs: after.flushes.longest * 1000,
   };
 }
 
@@ -146,4 +173,5 @@ export const describePauses = (p: Pauses) =>
     : '') +
   `${p.commits} group commits of ${(p.commitEvents / (p.commits || 1)).toFixed(1)} events, ` +
   `${p.commitsOver10Ms} of them ≥ 10 ms${p.commitsProven > 0 ? `, ${p.commitsProven} written with their facts proven current` : ''}` +
-  (p.checkpoints > 0 ? `; ${p.checkpoints} checkpoint${p.checkpoints === 1 ? '' : 's'} holding the database ${p.checkpointMs.toFixed(0)} ms` : '');
+  (p.checkpoints > 0 ? `; ${p.checkpoints} checkpoint${p.checkpoints === 1 ? '' : 's'} holding the database ${p.checkpointMs.toFixed(0)} ms` : '') +
+  (p.longestFlushMs > 0 ? `; disk flushes ≥ 10 ms: ${p.slowFlushes}, the longest ${p.longestFlushMs.toFixed(0)} ms` : '');

@@ -67,7 +67,7 @@ export class FlushCounter implements FlushCounts {
    * 64-bit slots: a 32-bit count of fsyncs, one per commit, would pass 2^31 within weeks at a few hundred commits a
    * second and turn negative in /metrics.
    */
-  readonly shared = new SharedArrayBuffer(3 * 8);
+  readonly shared = new SharedArrayBuffer(FLUSH_SLOTS * 8);
   private readonly view = new BigInt64Array(this.shared);
 
   /** PostgreSQL's fsync() calls. */
@@ -84,13 +84,34 @@ export class FlushCounter implements FlushCounts {
   get failed(): number {
     return Number(Atomics.load(this.view, 2));
   }
+
+  /** Seconds PostgreSQL's fsync() calls took, in all. */
+  get fsyncSeconds(): number {
+    return Number(Atomics.load(this.view, 3)) / 1e9;
+  }
+
+  /** PostgreSQL's fsync() calls that took 10 ms or more: each held the database's one thread, and every commit queued. */
+  get slowFsyncs(): number {
+    return Number(Atomics.load(this.view, 4));
+  }
+
+  /** The longest of PostgreSQL's fsync() calls since the last call of this, in seconds (0 with none). */
+  takeLongestFsync(): number {
+    return Number(Atomics.exchange(this.view, 5, 0n)) / 1e9;
+  }
 }
+
+/** FlushCounter's slots: fsyncs, background flushes, failed ones, ns in fsyncs, fsyncs ≥ 10 ms, the longest fsync's ns. */
+const FLUSH_SLOTS = 6;
 
 /** What an embedded database's flushes have been since it opened (a FlushCounter, for /metrics). */
 export interface FlushCounts {
   readonly fsyncs: number;
   readonly background: number;
   readonly failed: number;
+  readonly fsyncSeconds: number;
+  readonly slowFsyncs: number;
+  takeLongestFsync(): number;
 }
 
 /**

@@ -182,6 +182,30 @@ export class Metrics implements IngestObserver {
       },
       () => flushes().failed,
     );
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_flush_seconds_total',
+        help: "Seconds the embedded database's flushes of vigil_db_flushes_total took, in all: each holds the database's one thread, every statement queued behind it.",
+      },
+      () => flushes().fsyncSeconds,
+    );
+    followTotals(
+      this.registry,
+      {
+        name: 'vigil_db_slow_flushes_total',
+        help: 'Flushes of vigil_db_flushes_total that took 10 ms or more: a commit waiting on them is late by as much, and so is every request of its batch and of the batches queued behind it. A rise is the disk, not Vigil.',
+      },
+      () => flushes().slowFsyncs,
+    );
+    new Gauge({
+      name: 'vigil_db_flush_max_seconds',
+      help: 'The longest flush of vigil_db_flushes_total since the previous scrape (each scrape starts it over; 0 with none).',
+      registers: [this.registry],
+      collect() {
+        this.set(flushes().takeLongestFsync());
+      },
+    });
   }
 
   /** The embedded database's checkpoints by cause, read when scraped. */

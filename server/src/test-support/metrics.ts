@@ -26,13 +26,19 @@ export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'rep
   return seriesValue(await metricsOf(server), `vigil_db_connections_opened_total{pool="${pool}"}`) ?? Number.NaN;
 }
 
-/** The embedded database's flushes to the disk since its process opened it, from its /metrics (FlushCounts). */
-export async function diskFlushes(server: TestVigil): Promise<Partial<FlushCounts>> {
+/**
+ * The embedded database's flushes to the disk since its process opened it, from its /metrics (FlushCounts), and the
+ * longest since the previous scrape.
+ */
+export async function diskFlushes(server: TestVigil): Promise<Partial<Omit<FlushCounts, 'takeLongestFsync'> & { longest: number }>> {
   const text = await metricsOf(server);
   return {
     fsyncs: seriesValue(text, 'vigil_db_flushes_total'),
     background: seriesValue(text, 'vigil_db_background_flushes_total'),
     failed: seriesValue(text, 'vigil_db_background_flush_failures_total'),
+    fsyncSeconds: seriesValue(text, 'vigil_db_flush_seconds_total'),
+    slowFsyncs: seriesValue(text, 'vigil_db_slow_flushes_total'),
+    longest: seriesValue(text, 'vigil_db_flush_max_seconds'),
   };
 }
 
