@@ -11,6 +11,7 @@ import { factKey, FactCache } from '../../pipeline/fact-cache.js';
 import { testDrivers } from '../../test-support/databases.js';
 import { startTestVigil, type TestVigil } from '../../test-support/harness.js';
 import { rowsProcessed } from '../../test-support/rows-processed.js';
+import { eraseIdentity } from '../../identity/erase.js';
 import { cachedContactSightings, readContactSightings, resolveContactSightings, type Sighting } from './sightings.js';
 
 const FIRST = '2026-01-01T00:00:00.000Z';
@@ -90,6 +91,55 @@ describe.each(testDrivers())('e-mail and phone link counts on %s', (driver) => {
       expect(await storedLinks(db, 'race@example.com')).toBe(3);
       const [{ n }] = (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM intel_links WHERE value = 'race@example.com'`)) as [{ n: number }];
       expect(n).toBe(3);
+    });
+
+  // PGlite runs one transaction at a time: a batch cannot come between an erasure's statements there.
+  if (driver === 'postgres')
+    it('keeps the count equal to the links when a batch adds a link while an erasure deletes the value', async () => {
+      const value = 'erased@example.com';
+      await seedEmail(db, value, 3);
+      // The erasure is held right after its first statement (the sightings' delete) returns, before the links'.
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      let held = false;
+      const holdAfterFirst = <T extends object>(handle: T): T =>
+        new Proxy(handle, {
+          get(target, key) {
+            const member = Reflect.get(target, key, target) as unknown;
+            if (key === 'execute')
+              return async (query: unknown) => {
+                const result = await (member as (q: unknown) => Promise<unknown>).call(target, query);
+                if (!held) {
+                  held = true;
+                  await gate;
+                }
+                return result;
+              };
+            if (key === 'transaction')
+              return (work: (tx: Db) => Promise<unknown>, config?: unknown) =>
+                (member as (w: (tx: Db) => Promise<unknown>, c?: unknown) => Promise<unknown>).call(target, (tx) => work(holdAfterFirst(tx)), config);
+            return typeof member === 'function' ? member.bind(target) : member;
+          },
+        });
+      const erasing = eraseIdentity(holdAfterFirst(db), { identity: 'erased-user', emails: [value], phones: [], ips: [] });
+      await expect.poll(() => held).toBe(true);
+      // A batch that read the value before the erasure began adds a new device's link.
+      const batch = resolveContactSightings([sighting(value, 'dev-after')], null)!;
+      let done = false;
+      const writing = writeAll(db, batch.writes, hot`SELECT 1`).then(() => (done = true));
+      const waitingOnALock = async () =>
+        (
+          await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
+        )[0]!.n > 0;
+      // Either it waits for the erasure's commit, or (were the deletes two commits) it is already written.
+      await expect.poll(async () => done || (await waitingOnALock()), { timeout: 10_000 }).toBe(true);
+      open();
+      await Promise.all([erasing, writing]);
+      const links = await rows<{ linked: string }>(db, sql`SELECT linked FROM intel_links WHERE kind = 'email' AND value = ${value}`);
+      expect(links.map((l) => l.linked)).toEqual(['dev-after']);
+      expect(await storedLinks(db, value)).toBe(1);
     });
 
   it("sets each stored value's count from its links when migrating a store from before the counts", async () => {
