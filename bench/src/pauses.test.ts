@@ -43,7 +43,7 @@ const metrics = (
           `vigil_db_checkpoints_total{cause="lull"} ${checkpoints[2]}`,
           `vigil_db_checkpoint_seconds_total ${checkpoints[3]}`,
         ]),
-    ...(flushes === undefined ? [] : [`vigil_db_slow_flushes_total ${flushes[0]}`, `vigil_db_flush_max_seconds ${flushes[1]}`]),
+    ...(flushes === undefined ? [] : [`vigil_db_slow_wal_flushes_total ${flushes[0]}`, `vigil_db_wal_flush_max_seconds ${flushes[1]}`]),
     '',
   ].join('\n');
 
@@ -69,8 +69,8 @@ describe("a Vigil server's pauses from its /metrics", () => {
       commitsProven: 0,
       checkpoints: 0,
       checkpointMs: 0,
-      slowFlushes: 0,
-      longestFlushMs: 0,
+      slowWalFlushes: 0,
+      longestWalFlushMs: 0,
     });
     expect(describePauses(pauses)).toBe(
       "event loop's 10 ms ticks up to 27 ms apart (p99 3 ms); 92 GCs, 2 of them ≥ 10 ms, 180 ms in all (30 ms major); 4000 group commits of 2.3 events, 7 of them ≥ 10 ms",
@@ -101,7 +101,7 @@ describe("a Vigil server's pauses from its /metrics", () => {
   it("adds the embedded database's disk flushes of 10 ms or more, and the longest of the stretch, when it flushed", () => {
     const before = parseMetrics(metrics([1, 1, 0.001], [0, 0, 0], 0.01, 0.001, [50, 50, 100], 40, undefined, [3, 0.2]));
     const after = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130, undefined, [5, 0.0421]));
-    expect(describePauses(pausesBetween(before, after))).toMatch(/current; disk flushes ≥ 10 ms: 2, the longest 42 ms$/);
+    expect(describePauses(pausesBetween(before, after))).toMatch(/current; WAL flushes ≥ 10 ms: 2, the longest 42 ms$/);
     // On PostgreSQL there are no such series.
     const pg = parseMetrics(metrics([2, 2, 0.002], [0, 0, 0], 0.01, 0.001, [150, 149, 300], 130));
     expect(describePauses(pausesBetween(pg, pg))).not.toMatch(/flushes/);

@@ -37,11 +37,11 @@ export interface Pauses {
   checkpoints: number;
   checkpointMs: number;
   /**
-   * The embedded database's flushes to the disk (a commit's of the WAL, mostly) that took 10 ms or more, and the
+   * The embedded database's flushes of its WAL (each commit's) that took 10 ms or more, and the
    * longest (ms): the disk's stalls, which hold the database's one thread. Zero on PostgreSQL (wal.ts watches its own).
    */
-  slowFlushes: number;
-  longestFlushMs: number;
+  slowWalFlushes: number;
+  longestWalFlushMs: number;
 }
 
 interface Commits {
@@ -68,7 +68,7 @@ export function parseMetrics(text: string): {
   threadGc: GcCounts;
   commits: Commits;
   checkpoints: { total: number; seconds: number; byCause: Record<'wal' | 'time' | 'lull', number> };
-  /** Flushes of 10 ms or more since the server started, and the longest since the previous scrape (seconds). */
+  /** WAL flushes of 10 ms or more since the server started, and the longest since the previous scrape (seconds). */
   flushes: { slow: number; longest: number };
   loopMaxMs: number;
   loopP99Ms: number;
@@ -103,7 +103,7 @@ export function parseMetrics(text: string): {
       proven: series('vigil_fact_cache_unchecked_commits'),
     },
     checkpoints: checkpointsOf(series),
-    flushes: { slow: series('vigil_db_slow_flushes_total'), longest: series('vigil_db_flush_max_seconds') },
+    flushes: { slow: series('vigil_db_slow_wal_flushes_total'), longest: series('vigil_db_wal_flush_max_seconds') },
     loopMaxMs: metricValue(text, 'vigil_nodejs_eventloop_lag_max_seconds') * 1000,
     loopP99Ms: metricValue(text, 'vigil_nodejs_eventloop_lag_p99_seconds') * 1000,
   };
@@ -159,9 +159,9 @@ export function pausesBetween(before: ReturnType<typeof parseMetrics>, after: Re
     commitsProven: after.commits.proven - before.commits.proven,
     checkpoints: after.checkpoints.total - before.checkpoints.total,
     checkpointMs: (after.checkpoints.seconds - before.checkpoints.seconds) * 1000,
-    slowFlushes: after.flushes.slow - before.flushes.slow,
+    slowWalFlushes: after.flushes.slow - before.flushes.slow,
     // Each scrape starts the longest over: the second's is the stretch's.
-    longestFlushMs: after.flushes.longest * 1000,
+    longestWalFlushMs: after.flushes.longest * 1000,
   };
 }
 
@@ -174,4 +174,4 @@ export const describePauses = (p: Pauses) =>
   `${p.commits} group commits of ${(p.commitEvents / (p.commits || 1)).toFixed(1)} events, ` +
   `${p.commitsOver10Ms} of them ≥ 10 ms${p.commitsProven > 0 ? `, ${p.commitsProven} written with their facts proven current` : ''}` +
   (p.checkpoints > 0 ? `; ${p.checkpoints} checkpoint${p.checkpoints === 1 ? '' : 's'} holding the database ${p.checkpointMs.toFixed(0)} ms` : '') +
-  (p.longestFlushMs > 0 ? `; disk flushes ≥ 10 ms: ${p.slowFlushes}, the longest ${p.longestFlushMs.toFixed(0)} ms` : '');
+  (p.longestWalFlushMs > 0 ? `; WAL flushes ≥ 10 ms: ${p.slowWalFlushes}, the longest ${p.longestWalFlushMs.toFixed(0)} ms` : '');

@@ -79,14 +79,14 @@ parentPort.on('message', (paths) => {
   }
 });
 \`;
+// The WAL's segments and their directory, which each commit or new segment flushes.
+const wal = (stream) => /\\/pg_wal(\\/|$)/.test(String(stream.path));
 const writingBack = (nodefs) => {
   // [0]: 1 while the flusher works through a second's files; [1]: 1 once one of them failed.
   const state = new Int32Array(new SharedArrayBuffer(8));
   const flusher = new Worker(FLUSHER, { eval: true, workerData: { state: state.buffer, flushed: workerData.flushed } });
   flusher.unref();
   const written = new Set();
-  // The WAL's segments and their directory, which each commit or new segment flushes.
-  const wal = (stream) => /\\/pg_wal(\\/|$)/.test(String(stream.path));
   const write = nodefs.stream_ops.write;
   nodefs.stream_ops.write = function (stream, ...rest) {
     if (!wal(stream)) written.add(nodefs.realPath(stream.node));
@@ -115,8 +115,9 @@ const writingBack = (nodefs) => {
     },
   };
 };
-// How long each flush held the thread: a commit's flush of the WAL waits for the disk, and so does every statement
-// queued behind it. A slow disk shows here before it shows as slow commits.
+// How long each flush of the WAL held the thread: a commit's flush waits for the disk, and so does every statement
+// queued behind it, so a slow disk shows here before it shows as slow commits. Data files are left out: a checkpoint
+// flushes them, and is counted apart (pglite-checkpointer.ts), often in a lull where no commit waits.
 const timed = (nanos) => {
   Atomics.add(flushed, 3, nanos);
   if (nanos >= 10000000n) Atomics.add(flushed, 4, 1n);
@@ -135,9 +136,13 @@ const flushing = (NodeFS) =>
         nodefs.stream_ops.fsync = (stream) => {
           nodefs.tryFSOperation(() => {
             writeback.beforeFlush(stream);
-            const started = process.hrtime.bigint();
-            fs.fsyncSync(stream.nfd);
-            timed(process.hrtime.bigint() - started);
+            const started = wal(stream) ? process.hrtime.bigint() : undefined;
+            try {
+              fs.fsyncSync(stream.nfd);
+            } finally {
+              // A failed flush after a long stall is the worst stall there is: timed too.
+              if (started !== undefined) timed(process.hrtime.bigint() - started);
+            }
           });
           Atomics.add(flushed, 0, 1n);
           return 0;

@@ -85,23 +85,23 @@ export class FlushCounter implements FlushCounts {
     return Number(Atomics.load(this.view, 2));
   }
 
-  /** Seconds PostgreSQL's fsync() calls took, in all. */
-  get fsyncSeconds(): number {
+  /** Seconds PostgreSQL's fsync() calls of its WAL took, in all. */
+  get walFlushSeconds(): number {
     return Number(Atomics.load(this.view, 3)) / 1e9;
   }
 
-  /** PostgreSQL's fsync() calls that took 10 ms or more: each held the database's one thread, and every commit queued. */
-  get slowFsyncs(): number {
+  /** Flushes of the WAL that took 10 ms or more: each held the database's one thread, and every commit queued. */
+  get slowWalFlushes(): number {
     return Number(Atomics.load(this.view, 4));
   }
 
-  /** The longest of PostgreSQL's fsync() calls since the last call of this, in seconds (0 with none). */
-  takeLongestFsync(): number {
+  /** The longest flush of the WAL since the last call of this, in seconds (0 with none). */
+  takeLongestWalFlush(): number {
     return Number(Atomics.exchange(this.view, 5, 0n)) / 1e9;
   }
 }
 
-/** FlushCounter's slots: fsyncs, background flushes, failed ones, ns in fsyncs, fsyncs ≥ 10 ms, the longest fsync's ns. */
+/** FlushCounter's slots: fsyncs, background flushes, failed ones, then of the WAL's fsyncs: ns in all, those ≥ 10 ms, the longest's ns. */
 const FLUSH_SLOTS = 6;
 
 /** What an embedded database's flushes have been since it opened (a FlushCounter, for /metrics). */
@@ -109,9 +109,9 @@ export interface FlushCounts {
   readonly fsyncs: number;
   readonly background: number;
   readonly failed: number;
-  readonly fsyncSeconds: number;
-  readonly slowFsyncs: number;
-  takeLongestFsync(): number;
+  readonly walFlushSeconds: number;
+  readonly slowWalFlushes: number;
+  takeLongestWalFlush(): number;
 }
 
 /**

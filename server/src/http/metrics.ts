@@ -185,25 +185,25 @@ export class Metrics implements IngestObserver {
     followTotals(
       this.registry,
       {
-        name: 'vigil_db_flush_seconds_total',
-        help: "Seconds the embedded database's flushes of vigil_db_flushes_total took, in all: each holds the database's one thread, every statement queued behind it.",
+        name: 'vigil_db_wal_flush_seconds_total',
+        help: "Seconds the embedded database's flushes of its WAL (each commit's) took, in all: each holds the database's one thread, every statement queued behind it. A checkpoint's flushes of data files are not among them (vigil_db_checkpoint_seconds_total).",
       },
-      () => flushes().fsyncSeconds,
+      () => flushes().walFlushSeconds,
     );
     followTotals(
       this.registry,
       {
-        name: 'vigil_db_slow_flushes_total',
-        help: 'Flushes of vigil_db_flushes_total that took 10 ms or more: a commit waiting on them is late by as much, and so is every request of its batch and of the batches queued behind it. A rise is the disk, not Vigil.',
+        name: 'vigil_db_slow_wal_flushes_total',
+        help: "Flushes of the embedded database's WAL that took 10 ms or more: the commit waiting on one is late by as much, and so is every request of its batch and of the batches queued behind it. A rise is the disk, not Vigil.",
       },
-      () => flushes().slowFsyncs,
+      () => flushes().slowWalFlushes,
     );
     new Gauge({
-      name: 'vigil_db_flush_max_seconds',
-      help: 'The longest flush of vigil_db_flushes_total since the previous scrape (each scrape starts it over; 0 with none).',
+      name: 'vigil_db_wal_flush_max_seconds',
+      help: "The longest flush of the embedded database's WAL since the previous scrape by anyone (each scrape starts it over; 0 with none).",
       registers: [this.registry],
       collect() {
-        this.set(flushes().takeLongestFsync());
+        this.set(flushes().takeLongestWalFlush());
       },
     });
   }

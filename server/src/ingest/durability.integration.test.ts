@@ -95,10 +95,9 @@ describe.runIf(testDrivers().includes('pglite'))('durability of the embedded dat
     // One flush of the WAL a commit at least; a commit is answered only after its flush. Each is timed.
     const after = await diskFlushes(server);
     expect(after.fsyncs! - before.fsyncs!).toBeGreaterThanOrEqual(3);
-    expect(after.fsyncSeconds!).toBeGreaterThan(before.fsyncSeconds!);
+    expect(after.walFlushSeconds!).toBeGreaterThan(before.walFlushSeconds!);
     expect(after.longest!).toBeGreaterThan(0);
-    expect(after.longest!).toBeLessThanOrEqual(after.fsyncSeconds! - before.fsyncSeconds!);
-    expect(after.slowFsyncs).toBeGreaterThanOrEqual(0);
+    expect(after.longest!).toBeLessThanOrEqual(after.walFlushSeconds! - before.walFlushSeconds!);
     // The data files the commits wrote (the first rows of new tables' partitions) follow within a second or so.
     await expect.poll(async () => (await diskFlushes(server!)).background, { timeout: 10_000 }).toBeGreaterThan(before.background!);
     expect((await diskFlushes(server)).failed).toBe(0);
@@ -115,6 +114,6 @@ describe.runIf(testDrivers().includes('pglite'))('durability of the embedded dat
     await commitOne(server);
     // A round of the background flusher (each second) must pass for its count of 0 to say anything.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await diskFlushes(server)).toEqual({ fsyncs: 0, background: 0, failed: 0, fsyncSeconds: 0, slowFsyncs: 0, longest: 0 });
+    expect(await diskFlushes(server)).toEqual({ fsyncs: 0, background: 0, failed: 0, walFlushSeconds: 0, slowWalFlushes: 0, longest: 0 });
   });
 });

@@ -30,15 +30,15 @@ export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'rep
  * The embedded database's flushes to the disk since its process opened it, from its /metrics (FlushCounts), and the
  * longest since the previous scrape.
  */
-export async function diskFlushes(server: TestVigil): Promise<Partial<Omit<FlushCounts, 'takeLongestFsync'> & { longest: number }>> {
+export async function diskFlushes(server: TestVigil): Promise<Partial<Omit<FlushCounts, 'takeLongestWalFlush'> & { longest: number }>> {
   const text = await metricsOf(server);
   return {
     fsyncs: seriesValue(text, 'vigil_db_flushes_total'),
     background: seriesValue(text, 'vigil_db_background_flushes_total'),
     failed: seriesValue(text, 'vigil_db_background_flush_failures_total'),
-    fsyncSeconds: seriesValue(text, 'vigil_db_flush_seconds_total'),
-    slowFsyncs: seriesValue(text, 'vigil_db_slow_flushes_total'),
-    longest: seriesValue(text, 'vigil_db_flush_max_seconds'),
+    walFlushSeconds: seriesValue(text, 'vigil_db_wal_flush_seconds_total'),
+    slowWalFlushes: seriesValue(text, 'vigil_db_slow_wal_flushes_total'),
+    longest: seriesValue(text, 'vigil_db_wal_flush_max_seconds'),
   };
 }
 
