@@ -41,7 +41,7 @@ export interface OpenOptions {
   migrate: boolean;
   /** Who holds the embedded database, for the message another process sees. */
   purpose: string;
-  /** How often the embedded database's WAL is measured for a checkpoint (pglite-checkpointer.ts); 10 s by default. */
+  /** How often the embedded database's WAL is measured for a checkpoint (pglite-checkpointer.ts); every second by default. */
   checkpointEveryMs?: number;
 }
 

@@ -85,15 +85,39 @@ describe('PgliteCheckpointer', () => {
 
   it('takes a checkpoint in a lull at the second measurement that finds the WAL where the first left it', async () => {
     const db = fakeDatabase({ ...idle, wal: GB / 8 });
-    const checkpointer = new PgliteCheckpointer(db, { everyMs: 60_000 });
+    let now = 0;
+    const checkpointer = new PgliteCheckpointer(db, { everyMs: 1000, now: () => now });
     await checkpointer.tick();
     expect(db.sent).toEqual(['measure']);
+    // A measurement that waited behind a slow statement can come soon after the last: too soon to call it a lull.
+    now += 499;
     await checkpointer.tick();
-    expect(db.sent).toEqual(['measure', 'measure', 'CHECKPOINT']);
+    expect(db.sent).toEqual(['measure', 'measure']);
+    now += 500;
+    await checkpointer.tick();
+    expect(db.sent).toEqual(['measure', 'measure', 'measure', 'CHECKPOINT']);
     // A checkpoint starts the comparison over: the next measurement has none before it to compare with.
+    now += 1000;
     await checkpointer.tick();
-    expect(db.sent).toEqual(['measure', 'measure', 'CHECKPOINT', 'measure']);
+    expect(db.sent).toEqual(['measure', 'measure', 'measure', 'CHECKPOINT', 'measure']);
     expect(checkpointer.counts).toMatchObject({ wal: 0, time: 0, lull: 1 });
+  });
+
+  it('starts the comparison over after a failed measurement: the database may have been opened again since', async () => {
+    const db = fakeDatabase({ ...idle, wal: GB / 8 });
+    let now = 0;
+    const checkpointer = new PgliteCheckpointer(db, { everyMs: 1000, now: () => now });
+    await checkpointer.tick();
+    db.failWith = new Error('the database system is in recovery mode');
+    now += 1000;
+    await checkpointer.tick();
+    db.failWith = undefined;
+    now += 1000;
+    await checkpointer.tick();
+    expect(checkpointer.counts).toMatchObject({ lull: 0, failed: 1 });
+    now += 1000;
+    await checkpointer.tick();
+    expect(checkpointer.counts).toMatchObject({ lull: 1, failed: 1 });
   });
 
   it('lets a failure pass (the database is down or full; the guard answers 503) and tries again at the next', async () => {

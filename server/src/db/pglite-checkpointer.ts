@@ -12,7 +12,8 @@
  * shared_buffers), so they come no more often than PostgreSQL's own settings ask.
  *
  * What PostgreSQL's checkpointer does instead, spreading the writes over the interval, a single-user backend cannot.
- * The next best is to hold no one: once nothing has been written for a whole measurement interval (a lull) and the
+ * The next best is to hold no writer: once nothing has been written for half a measurement interval or more (a lull:
+ * a measurement queued behind a slow statement can come sooner after the last than the interval) and the
  * WAL since the last checkpoint is a sixteenth of `max_wal_size` or more, the checkpoint is taken then, so the one the
  * WAL would have forced mid-traffic comes later or not at all. Under constant load there is no lull and nothing changes.
  */
@@ -24,8 +25,10 @@ export interface CheckpointTarget {
 }
 
 export interface CheckpointerOptions {
-  /** How often the WAL is measured: also the quiet time that makes a lull. */
+  /** How often the WAL is measured. Half of it, with nothing written, makes a lull. */
   everyMs: number;
+  /** Milliseconds on a monotonic clock (performance.now by default; tests pass their own). */
+  now?: () => number;
 }
 
 /** Checkpoints run, by cause, and the seconds they held the database. */
@@ -51,7 +54,7 @@ export type CheckpointCause = 'wal' | 'time' | 'lull';
 
 /**
  * What one measurement decides: checkpoint now, and why, or not. `previousAt`: the insert position the measurement
- * before this one found, if no checkpoint came between.
+ * before this one found, if it was at least half an interval before and no checkpoint came between.
  */
 export function checkpointCause(state: WalState, previousAt?: string): CheckpointCause | undefined {
   if (state.wal >= state.max_wal / 2) return 'wal';
@@ -80,13 +83,16 @@ export class PgliteCheckpointer {
   private running: Promise<void> | undefined;
   /** Checkpoints run since this checkpointer started, by cause, their seconds, and failures, for /metrics. */
   readonly counts: CheckpointCounts = { wal: 0, time: 0, lull: 0, seconds: 0, failed: 0 };
-  /** The insert position of the last measurement, while no checkpoint has come since. */
-  private previousAt: string | undefined;
+  /** The last measurement's insert position and time, while no checkpoint or failure has come since. */
+  private previous: { at: string; ms: number } | undefined;
+  private readonly now: () => number;
 
   constructor(
     private readonly target: CheckpointTarget,
     private readonly options: CheckpointerOptions,
-  ) {}
+  ) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
   start(): void {
     this.timer ??= setInterval(() => void this.tick(), this.options.everyMs);
@@ -109,19 +115,20 @@ export class PgliteCheckpointer {
   private async run(): Promise<void> {
     try {
       const [state] = (await this.target.query<WalState>(MEASURE)).rows;
-      const cause = state && checkpointCause(state, this.previousAt);
-      this.previousAt = state?.at;
+      const measured = this.now();
+      const quietSince = this.previous && measured - this.previous.ms >= this.options.everyMs / 2 ? this.previous.at : undefined;
+      const cause = state && checkpointCause(state, quietSince);
+      this.previous = state && !cause ? { at: state.at, ms: measured } : undefined;
       if (!cause) return;
-      this.previousAt = undefined;
-      const started = performance.now();
+      const started = this.now();
       await this.target.exec('CHECKPOINT');
       this.counts[cause]++;
-      this.counts.seconds += (performance.now() - started) / 1000;
+      this.counts.seconds += (this.now() - started) / 1000;
     } catch {
       // The database is down or its disk full: the guard answers requests 503 until it has reopened it, which
       // recovers from the WAL; the next measurement tries again. Counted, so that failures that last show.
       this.counts.failed++;
-      this.previousAt = undefined;
+      this.previous = undefined;
     }
   }
 }
