@@ -103,16 +103,18 @@ describe.each(testDrivers())('e-mail and phone link counts on %s', (driver) => {
       const gate = new Promise<void>((resolve) => {
         open = resolve;
       });
-      let held = false;
+      // The backend that ran the held statement: the batch must wait on it, not on anything else.
+      let held: number | undefined;
       const holdAfterFirst = <T extends object>(handle: T): T =>
         new Proxy(handle, {
           get(target, key) {
             const member = Reflect.get(target, key, target) as unknown;
             if (key === 'execute')
               return async (query: unknown) => {
-                const result = await (member as (q: unknown) => Promise<unknown>).call(target, query);
-                if (!held) {
-                  held = true;
+                const execute = (q: unknown) => (member as (q: unknown) => Promise<unknown>).call(target, q);
+                const result = await execute(query);
+                if (held === undefined) {
+                  held = ((await execute(sql`SELECT pg_backend_pid() AS pid`)) as { rows: { pid: number }[] }).rows[0]!.pid;
                   await gate;
                 }
                 return result;
@@ -124,18 +126,21 @@ describe.each(testDrivers())('e-mail and phone link counts on %s', (driver) => {
           },
         });
       const erasing = eraseIdentity(holdAfterFirst(db), { identity: 'erased-user', emails: [value], phones: [], ips: [] });
-      await expect.poll(() => held).toBe(true);
-      // A batch that read the value before the erasure began adds a new device's link.
-      const batch = resolveContactSightings([sighting(value, 'dev-after')], null)!;
-      let done = false;
-      const writing = writeAll(db, batch.writes, hot`SELECT 1`).then(() => (done = true));
-      const waitingOnALock = async () =>
-        (
-          await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
-        )[0]!.n > 0;
-      // Either it waits for the erasure's commit, or (were the deletes two commits) it is already written.
-      await expect.poll(async () => done || (await waitingOnALock()), { timeout: 10_000 }).toBe(true);
-      open();
+      let writing: Promise<unknown> = Promise.resolve();
+      try {
+        await expect.poll(() => held).toBeDefined();
+        // A batch that read the value before the erasure began adds a new device's link.
+        const batch = resolveContactSightings([sighting(value, 'dev-after')], null)!;
+        let done = false;
+        writing = writeAll(db, batch.writes, hot`SELECT 1`).then(() => (done = true));
+        const blockedByErasure = async () => (await rows(db, sql`SELECT 1 FROM pg_stat_activity WHERE ${held!}::int = ANY(pg_blocking_pids(pid))`)).length > 0;
+        // Either it waits for the erasure's commit, or (were the deletes two commits) it is already written.
+        await expect.poll(async () => done || (await blockedByErasure()), { timeout: 10_000 }).toBe(true);
+      } finally {
+        // Never left holding its rows: every later test of the file would wait on them.
+        open();
+        await Promise.allSettled([erasing, writing]);
+      }
       await Promise.all([erasing, writing]);
       const links = await rows<{ linked: string }>(db, sql`SELECT linked FROM intel_links WHERE kind = 'email' AND value = ${value}`);
       expect(links.map((l) => l.linked)).toEqual(['dev-after']);
