@@ -69,8 +69,10 @@ export function checkpointCause(state: WalState, previousAt?: string): Checkpoin
 const WAL_PAGE = 8192;
 const LULL_SHARE = 16;
 
-/** The WAL since the last checkpoint's redo point, the limits, and the last checkpoint's age, in bytes and seconds. */
-// current_setting in place of a read of pg_settings, which builds every setting: 0.5 ms against 1.2 ms, every second.
+/**
+ * The WAL since the last checkpoint's redo point, the limits, and the last checkpoint's age, in bytes and seconds.
+ * current_setting in place of a read of pg_settings, which builds every setting: 0.5 ms against 1.2 ms, every second.
+ */
 const MEASURE = `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), c.redo_lsn)::float8 AS wal,
   pg_current_wal_insert_lsn()::text AS at,
   pg_size_bytes(current_setting('max_wal_size'))::float8 AS max_wal,

@@ -214,7 +214,7 @@ export class Metrics implements IngestObserver {
       this.registry,
       {
         name: 'vigil_db_checkpoints_total',
-        help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with more than a WAL page written, 'lull' once nothing was written for a second with a sixteenth of max_wal_size or more since the last. Each holds every statement until it ends.",
+        help: "Checkpoints Vigil ran on the embedded database, which has no checkpointer of its own: cause 'wal' once the WAL since the last one reached half of max_wal_size, 'time' after checkpoint_timeout with more than a WAL page written, 'lull' once nothing was written for half a second or more (between two of its measurements, a second apart) with a sixteenth of max_wal_size or more since the last. Each holds every statement until it ends.",
         label: 'cause',
       },
       () => {
