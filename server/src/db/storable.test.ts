@@ -1,9 +1,34 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { storableString, unstorable } from './safe-text.js';
-import { jsonTreeIssues } from './storable.js';
+import { jsonTreeIssues, jsonTreeStorable } from './storable.js';
 
 const limits = { maxDepth: 5, maxKeys: 200 };
+
+/** Strings of up to `maxLength` units, now and then one PostgreSQL refuses (NUL, a lone surrogate). */
+const textOf = (maxLength: number) =>
+  fc.string({
+    unit: fc.oneof(
+      { weight: 6, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+      { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udc00') },
+    ),
+    maxLength,
+  });
+
+/** JSON values with keys and strings from `text`, containers of up to `width` children. */
+const treeOf = (text: fc.Arbitrary<string>, width: number) =>
+  fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', maxDepth: 6 },
+      text,
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('node'), { maxLength: width }),
+      fc.dictionary(text, tie('node'), { maxKeys: width }),
+    ),
+  })).node;
 
 describe('unstorable', () => {
   it('refuses NUL and lone surrogates, and nothing else', () => {
@@ -37,21 +62,8 @@ describe('jsonTreeIssues', () => {
   });
 
   it('finds a problem exactly when some string in the tree is unstorable, and answers briefly', () => {
-    const unit = fc.oneof(
-      { weight: 6, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-      { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udc00') },
-    );
-    const text = fc.string({ unit, maxLength: 6 });
-    const tree = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: 'small' },
-        text,
-        fc.integer(),
-        fc.constant(null),
-        fc.array(tie('node'), { maxLength: 4 }),
-        fc.dictionary(text, tie('node'), { maxKeys: 4 }),
-      ),
-    })).node;
+    const text = textOf(6);
+    const tree = treeOf(text, 4);
     const strings = (v: unknown, depth: number): string[] =>
       typeof v === 'string'
         ? [v]
@@ -62,9 +74,41 @@ describe('jsonTreeIssues', () => {
       fc.property(fc.dictionary(text, tree, { maxKeys: 6 }), (value) => {
         const issues = jsonTreeIssues(value, { maxDepth: 32, maxKeys: 10_000 });
         expect(issues.length > 0).toBe(strings(value, 1).some((s) => unstorable(s) !== undefined));
+        expect(jsonTreeStorable(value, { maxDepth: 32, maxKeys: 10_000 })).toBe(issues.length === 0);
         expect(issues.length).toBeLessThanOrEqual(20);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('jsonTreeStorable', () => {
+  it('agrees with jsonTreeIssues on every tree, the limits included', () => {
+    const tree = treeOf(textOf(4), 5);
+    // Small limits, so that trees over the depth and the key count are common.
+    const small = fc.record({ maxDepth: fc.integer({ min: 1, max: 4 }), maxKeys: fc.integer({ min: 0, max: 12 }) });
+    fc.assert(
+      fc.property(tree, small, (value, limits) => {
+        expect(jsonTreeStorable(value, limits)).toBe(jsonTreeIssues(value, limits).length === 0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses at the limits exactly where jsonTreeIssues does', () => {
+    const nested = (depth: number): unknown => (depth === 1 ? ['x'] : [nested(depth - 1)]);
+    expect(jsonTreeStorable(nested(5), limits)).toBe(true);
+    expect(jsonTreeStorable(nested(6), limits)).toBe(false);
+    const wide = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i]));
+    expect(jsonTreeStorable(wide, limits)).toBe(true);
+    expect(jsonTreeStorable({ ...wide, one: 1 }, limits)).toBe(false);
+    expect(jsonTreeStorable({ a: { 'k\u0000': 1 } }, limits)).toBe(false);
+    expect(jsonTreeStorable(Object.create({ inherited: 'x\u0000' }), limits)).toBe(true);
+  });
+
+  it('stays within the depth limit however deep the value goes', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(jsonTreeStorable({ a: deep }, limits)).toBe(false);
   });
 });

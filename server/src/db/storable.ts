@@ -54,6 +54,32 @@ export function jsonTreeIssues(root: unknown, limits: TreeLimits): TreeIssue[] {
   return issues.slice(0, MAX_ISSUES);
 }
 
+/**
+ * True exactly when `jsonTreeIssues` finds nothing, without building a path or an issue: every event's properties
+ * pass here (ingest/fast-input.ts), where the walk's paths and stack entries were a twentieth of what an event
+ * allocates. The recursion goes no deeper than `maxDepth`, so no input can exhaust the stack.
+ */
+export function jsonTreeStorable(root: unknown, limits: TreeLimits): boolean {
+  let keys = 0;
+  const storable = (node: unknown, depth: number): boolean => {
+    if (typeof node === 'string') return unstorable(node) === undefined;
+    if (node === null || typeof node !== 'object') return true;
+    if (depth > limits.maxDepth) return false;
+    if (Array.isArray(node)) {
+      for (const child of node) if (!storable(child, depth + 1)) return false;
+      return true;
+    }
+    // Own enumerable string keys, as Object.entries in jsonTreeIssues.
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      if (++keys > limits.maxKeys || unstorable(key) !== undefined) return false;
+      if (!storable((node as Record<string, unknown>)[key], depth + 1)) return false;
+    }
+    return true;
+  };
+  return storable(root, 1);
+}
+
 /** `jsonTreeIssues` as a zod refinement, for `.superRefine` on the object that holds the tree. */
 export const storableTree =
   (limits: TreeLimits) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unstorable } from '../db/safe-text.js';
-import { jsonTreeIssues } from '../db/storable.js';
+import { jsonTreeStorable } from '../db/storable.js';
 import { limits } from './limits.js';
 import { eventInputSchema, magicPropertiesSchema, type EventInput } from './schema.js';
 
@@ -77,7 +77,7 @@ export function fastEventInput(body: unknown): EventInput | undefined {
       const check = magicChecks.get(key);
       if (check && !check(properties[key])) return undefined;
     }
-    if (jsonTreeIssues(properties, treeLimits).length > 0) return undefined;
+    if (!jsonTreeStorable(properties, treeLimits)) return undefined;
   }
   return body as EventInput;
 }
