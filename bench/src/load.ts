@@ -6,7 +6,7 @@ import { perEvent, runQueueSeconds, sampleCpu, type CpuPerEvent } from './cpu.js
 import { paced, type PacedResult } from './paced.js';
 import { describeCheckpoints, describePauses, scrapeMetrics, watchPauses } from './pauses.js';
 import { postmasterPid, startBare, startFloor, startVigil, type Target } from './targets.js';
-import { configureWal, describeSyncs, walSyncs, watchSyncStalls } from './wal.js';
+import { configureWal, describeSyncs, readyWalSegments, walSyncs, watchSyncStalls } from './wal.js';
 
 /**
  * Load benchmark: Vigil (PGlite, and PostgreSQL when VIGIL_TEST_DATABASE_URL is set — `pnpm load:all` starts one)
@@ -44,6 +44,7 @@ let counter = 0;
 const postmaster = process.env.VIGIL_TEST_DATABASE_URL ? await postmasterPid() : undefined;
 // The README's WAL settings for Vigil and the floor alike (BENCH_WAL=default for PostgreSQL's), with fsyncs timed.
 const walWords = process.env.VIGIL_TEST_DATABASE_URL ? await configureWal() : undefined;
+if (walWords !== undefined) await readyWalSegments();
 
 async function drive(target: Target, options: { duration: number; connections: number }): Promise<MaxResult> {
   const before = sampleCpu(target.pid, postmaster);

@@ -6,7 +6,7 @@ import { withClient } from './targets.js';
  * the first change of each page logs the whole page, and a store with history changes pages spread over gigabytes;
  * uncompressed, those images cost the full store of `history` a third of its throughput in the round after one.
  */
-export const RECOMMENDED_WAL = { wal_compression: 'lz4', max_wal_size: '4GB', checkpoint_timeout: '15min' };
+export const RECOMMENDED_WAL = { wal_compression: 'lz4', max_wal_size: '4GB', checkpoint_timeout: '15min', min_wal_size: '1GB' };
 
 /**
  * Sets the benchmark's throwaway PostgreSQL (VIGIL_TEST_DATABASE_URL) to the README's WAL settings, or leaves
@@ -21,6 +21,28 @@ export async function configureWal(): Promise<string> {
   });
   const words = Object.entries(settings).map(([k, v]) => `${k}=${v}`);
   return words.length > 0 ? words.join(', ') : 'defaults';
+}
+
+/**
+ * WAL segments made ready for reuse, as a server in service has them, so that the rounds measure that server and not
+ * a fresh one. In service, each checkpoint renames the segments it leaves behind into the next ones (as many as the
+ * WAL between two checkpoints has needed, and `min_wal_size` at least). The bench's server is fresh and, with its
+ * 4 GB `max_wal_size`, never checkpointed during a run, so every segment the WAL reached was created: 16 MB written
+ * and flushed by the commit that needed it while every other commit waited. Vigil writes five times the floor's WAL
+ * per event at the steady rate, so it met that every 3 s or so of a steady round (bench README, "Load"). Here each
+ * segment is created by a switch to the next one, and a checkpoint then renames them all for reuse: `segments` of
+ * 16 MB, more than a `load:all` run writes. No round takes a checkpoint, as before: its full-page images stay out
+ * of the figures, as `history` measures them.
+ */
+export async function readyWalSegments(segments = 120): Promise<void> {
+  await withClient(async (c) => {
+    // A switch with nothing written since the last one does nothing, so each writes a record first.
+    await c.query(`DO $$ BEGIN FOR i IN 1..${segments} LOOP
+      PERFORM pg_logical_emit_message(false, 'vigil-bench', '');
+      PERFORM pg_switch_wal();
+    END LOOP; END $$`);
+    await c.query('CHECKPOINT');
+  });
 }
 
 /** The server's WAL fsyncs so far: how many, and the milliseconds spent in them (with `track_wal_io_timing` on). */
@@ -61,7 +83,8 @@ export interface SyncStalls {
 
 /**
  * Watches the server's client backends every `everyMs` until stopped, for statements waiting on the WAL: in an fsync
- * (`WALSync`) or behind the process doing one (`WALWrite`, the lock or the write). A statement (pid and `query_start`)
+ * (`WALSync`), creating a segment (`WALInitWrite`, `WALInitSync`: a commit that finds no recycled segment writes and
+ * flushes 16 MB) or behind the process doing one (`WALWrite`, the lock or the write). A statement (pid and `query_start`)
  * seen waiting from one sample to a later one waited at least the time between them. The totals of `walSyncs`
  * cannot show one slow fsync, behind which every commit in flight waits; this can, to within a sample. Keyed by
  * statement, not process: a process that flushes often is caught in a flush by consecutive samples without any of
@@ -87,7 +110,7 @@ export function watchSyncStalls(everyMs = 5): { backend: Promise<number>; stop()
     while (running) {
       const { rows } = await c.query<{ statement: string }>(
         `SELECT pid || ' ' || query_start AS statement FROM pg_stat_activity
-         WHERE backend_type = 'client backend' AND wait_event IN ('WALSync', 'WALWrite')`,
+         WHERE backend_type = 'client backend' AND wait_event IN ('WALSync', 'WALWrite', 'WALInitSync', 'WALInitWrite')`,
       );
       const now = performance.now();
       stalls.samples.push({ at: now, waiting: rows.length });
