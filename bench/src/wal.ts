@@ -26,8 +26,10 @@ export async function configureWal(): Promise<string> {
 /**
  * WAL segments made ready for reuse, as a server in service has them, so that the rounds measure that server and not
  * a fresh one. In service, each checkpoint renames the segments it leaves behind into the next ones (as many as the
- * WAL between two checkpoints has needed, and `min_wal_size` at least). The bench's server is fresh and, with its
- * 4 GB `max_wal_size`, never checkpointed during a run, so every segment the WAL reached was created: 16 MB written
+ * WAL between two checkpoints has needed, up to `min_wal_size` kept even when idle). The bench's server is fresh,
+ * and a run neither reaches the WAL that sets off a checkpoint (about 2.1 GB with the 4 GB `max_wal_size`: it comes at
+ * max_wal_size ÷ (1 + checkpoint_completion_target)) nor lasts `checkpoint_timeout`, so every segment the WAL reached
+ * was created: 16 MB written
  * and flushed by the commit that needed it while every other commit waited. Vigil writes five times the floor's WAL
  * per event at the steady rate, so it met that every 3 s or so of a steady round (bench README, "Load"). Here each
  * segment is created by a switch to the next one, and a checkpoint then renames them all for reuse: `segments` of

@@ -57,7 +57,7 @@ export function jsonTreeIssues(root: unknown, limits: TreeLimits): TreeIssue[] {
 /**
  * True exactly when `jsonTreeIssues` finds nothing, without building a path or an issue: every event's properties
  * pass here (ingest/fast-input.ts), where the walk's paths and stack entries were a twentieth of what an event
- * allocates. The recursion goes no deeper than `maxDepth`, so no input can exhaust the stack.
+ * allocates. The recursion goes no deeper than `maxDepth` + 1 calls, so no input can exhaust the stack.
  */
 export function jsonTreeStorable(root: unknown, limits: TreeLimits): boolean {
   let keys = 0;
