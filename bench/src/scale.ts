@@ -3,6 +3,7 @@ import autocannon from 'autocannon';
 import { postEvents } from './bodies.js';
 import { cpuSecondsOf, machineBusySeconds, postgresSecondsOf, postgresTotal } from './cpu.js';
 import { createWriteKey, postmasterPid, serveVigil, throwawayDatabase, type Target } from './targets.js';
+import { metricValue } from './soak/scrape.js';
 
 /**
  * Scale benchmark: 1, 2 and 4 `vigil serve` processes on one PostgreSQL (a fresh database for each count), driven
@@ -38,9 +39,10 @@ interface Round {
 
 let counter = 0;
 
+/** The events a node has stored since it started (0 until its counter is first written). */
 async function ingested(node: Target): Promise<number> {
-  const text = await (await fetch(`${node.url}/metrics`)).text();
-  return Number(/^vigil_events_ingested_total (\S+)$/m.exec(text)?.[1] ?? 0);
+  const count = metricValue(await (await fetch(`${node.url}/metrics`)).text(), 'vigil_events_ingested_total');
+  return Number.isNaN(count) ? 0 : count;
 }
 
 async function drive(nodes: Target[], duration: number, postmaster: number | undefined): Promise<Round> {
