@@ -108,6 +108,8 @@ async function storeIn(
   attempt = { proved: false },
 ): Promise<(StoredOutcome | ItemFailure)[]> {
   const outcomes: (StoredOutcome | ItemFailure | undefined)[] = new Array(batch.length);
+  // Before any fact is taken or read: a clear after this point keeps them out of the cache (FactCache.clear).
+  const generation = cache?.generation;
   const keyed = new Map<string, number[]>();
   batch.forEach((p, i) => {
     if (p.event.idempotencyKey === null) return;
@@ -178,7 +180,7 @@ async function storeIn(
     );
     if (cache) {
       const xid = inserted[0]?.xid === undefined ? undefined : BigInt(inserted[0].xid);
-      cache.committed({ xid, nextXidAtRead, proved: attempt.proved }, () => {
+      cache.committed({ xid, nextXidAtRead, proved: attempt.proved, generation }, () => {
         for (const r of [remember, ...evaluated.remember]) r(cache);
       });
       cache.commits[toRead ? 'read' : 'cached']++;

@@ -48,6 +48,20 @@ describe('FactCache', () => {
     expect(cache.get('gone')).toBeNull();
   });
 
+  it('lets a group commit begun before a clear remember nothing: its facts may be from before an erasure', () => {
+    const cache = new FactCache(8);
+    cache.set('identities dev_1', [['alice@example.com', 1]]);
+    const before = cache.generation;
+    const taken = cache.get('identities dev_1');
+    cache.clear(); // an erasure was announced while the commit was under way
+    cache.committed({ xid: undefined, nextXidAtRead: null, proved: false, generation: before }, () => cache.set('identities dev_1', taken));
+    expect(cache.get('identities dev_1')).toBeUndefined();
+
+    const after = cache.generation;
+    cache.committed({ xid: undefined, nextXidAtRead: null, proved: false, generation: after }, () => cache.set('identities dev_1', [['pseudonym', 1]]));
+    expect(cache.get('identities dev_1')).toEqual([['pseudonym', 1]]);
+  });
+
   it('keeps nothing at capacity 0', () => {
     const cache = new FactCache(0);
     cache.set('a', 1);

@@ -55,6 +55,8 @@ export class FactCache {
   private servedUntrusted = false;
   /** Group commits under way (`enter`): while another may write before it, a batch proves nothing. */
   private active = 0;
+  /** How many times the cache was emptied (`clear`): see `generation`. */
+  private clears = 0;
 
   /** `serial`: the database runs one transaction at a time (PGlite), so checks can be proven needless. */
   constructor(
@@ -96,8 +98,20 @@ export class FactCache {
     this.entries?.delete(key);
   }
 
+  /**
+   * Empties the cache: after an identity erasure, or once a lost change channel listens again. A group commit that
+   * took or read its facts before the clear remembers none of them (`committed`), or its view from before an erasure
+   * would come back into the emptied cache, where a renamed identity passes every later check (they compare each
+   * device's identities by count and times, not by name).
+   */
   clear(): void {
     this.entries?.clear();
+    this.clears++;
+  }
+
+  /** Moves on at each `clear`: a group commit notes it before it takes or reads its facts, and gives it to `committed`. */
+  get generation(): number {
+    return this.clears;
   }
 
   /**
@@ -148,16 +162,17 @@ export class FactCache {
    * took from the cache was compared with the rows as they were when it ran (only a commit that follows is written
    * with a proof instead), and so is what it made of them. What it read is current if nothing was written between
    * its read and its write: `nextXidAtRead`, the id the next transaction would take as the read saw it, is then its
-   * own (null: it read nothing). `proved`: it was written with a proof.
+   * own (null: it read nothing). `proved`: it was written with a proof. `generation`: the cache's `generation` when the
+   * commit began; after a `clear` since then, it remembers nothing.
    */
-  committed(commit: { xid: bigint | undefined; nextXidAtRead: bigint | undefined | null; proved: boolean }, remember: () => void): void {
+  committed(commit: { xid: bigint | undefined; nextXidAtRead: bigint | undefined | null; proved: boolean; generation?: number }, remember: () => void): void {
     const { xid, nextXidAtRead, proved } = commit;
     const follows = this.serial && xid !== undefined && this.lastCommit !== undefined && xid === this.lastCommit + 1n;
     if (!follows) this.epoch++;
     const current = this.serial && xid !== undefined && (nextXidAtRead === null || nextXidAtRead === xid);
     this.stamp = current ? this.epoch : UNTRUSTED;
     try {
-      remember();
+      if (commit.generation === undefined || commit.generation === this.clears) remember();
     } finally {
       this.stamp = UNTRUSTED;
     }
@@ -200,7 +215,9 @@ export const ERASED_NOTICE = 'erased';
 
 /**
  * Drops a registration from the cache as soon as any process announces its change, which spares the batch that
- * would have found it stale a failed write. A lost channel loses nothing but that saving.
+ * would have found it stale a failed write, and empties the cache after an identity erasure. A lost channel loses
+ * the first saving only; erasures announced while it was down were missed, so the cache is emptied once it listens
+ * again.
  */
 export async function dropOnChange(database: DatabaseHandle, cache: FactCache, log: { warn(obj: object, msg: string): void }): Promise<() => Promise<void>> {
   const onMessage = (payload: string) => {
@@ -210,7 +227,12 @@ export async function dropOnChange(database: DatabaseHandle, cache: FactCache, l
     if (payload.slice(0, at) === 'registration') cache.drop(factKey.registration(payload.slice(at + 1)));
   };
   try {
-    return await database.listen(FACTS_CHANNEL, onMessage, (error) => log.warn({ err: error }, 'fact cache: change channel lost; reconnecting'));
+    return await database.listen(
+      FACTS_CHANNEL,
+      onMessage,
+      (error) => log.warn({ err: error }, 'fact cache: change channel lost; reconnecting'),
+      () => cache.clear(),
+    );
   } catch (error) {
     log.warn({ err: error }, 'fact cache: cannot listen for registry changes; stale entries are caught by the write');
     return async () => {};

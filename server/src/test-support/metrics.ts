@@ -21,6 +21,11 @@ export async function factCacheCommits(server: TestVigil): Promise<{ cached: num
   return { cached: count('cached'), read: count('read'), stale: count('stale'), unproven: count('unproven'), unchecked };
 }
 
+/** Entries in a process's fact cache, from its /metrics. */
+export async function factCacheEntries(server: TestVigil): Promise<number> {
+  return seriesValue(await metricsOf(server), 'vigil_fact_cache_entries') ?? Number.NaN;
+}
+
 /** Connections a process's PostgreSQL pool has opened since it started, from its /metrics. */
 export async function connectionsOpened(server: TestVigil, pool: 'ingest' | 'reporting' = 'ingest'): Promise<number> {
   return seriesValue(await metricsOf(server), `vigil_db_connections_opened_total{pool="${pool}"}`) ?? Number.NaN;
