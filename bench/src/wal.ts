@@ -29,9 +29,9 @@ export async function configureWal(): Promise<string> {
  * WAL between two checkpoints has needed, up to `min_wal_size` kept even when idle). The bench's server is fresh,
  * and a run neither reaches the WAL that sets off a checkpoint (about 2.1 GB with the 4 GB `max_wal_size`: it comes at
  * max_wal_size ÷ (1 + checkpoint_completion_target)) nor lasts `checkpoint_timeout`, so every segment the WAL reached
- * was created: 16 MB written
- * and flushed by the commit that needed it while every other commit waited. Vigil writes five times the floor's WAL
- * per event at the steady rate, so it met that every 3 s or so of a steady round (bench README, "Load"). Here each
+ * was created: 16 MB written and flushed by the commit that needed it while every other commit waited. Vigil writes
+ * five times the floor's WAL per event at the steady rate, so it met that every 3 s or so of a steady round (bench
+ * README, "Load"). Here each
  * segment is created by a switch to the next one, and a checkpoint then renames them all for reuse: `segments` of
  * 16 MB, more than a `load:all` run writes. No round takes a checkpoint, as before: its full-page images stay out
  * of the figures, as `history` measures them.

@@ -180,7 +180,7 @@ async function storeIn(
     );
     if (cache) {
       const xid = inserted[0]?.xid === undefined ? undefined : BigInt(inserted[0].xid);
-      cache.committed({ xid, nextXidAtRead, proved: attempt.proved, generation }, () => {
+      cache.committed({ xid, nextXidAtRead, proved: attempt.proved, generation: generation! }, () => {
         for (const r of [remember, ...evaluated.remember]) r(cache);
       });
       cache.commits[toRead ? 'read' : 'cached']++;

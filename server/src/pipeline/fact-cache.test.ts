@@ -72,7 +72,7 @@ describe('FactCache', () => {
 describe('FactCache on a serial database', () => {
   /** A commit as transaction `xid` that remembers `key`, after a read that saw `read` as the next id, if it read. */
   const commit = (cache: FactCache, xid: bigint | undefined, key: string, read?: bigint | 'unknown', proved = false) =>
-    cache.committed({ xid, nextXidAtRead: read === undefined ? null : read === 'unknown' ? undefined : read, proved }, () =>
+    cache.committed({ xid, nextXidAtRead: read === undefined ? null : read === 'unknown' ? undefined : read, proved, generation: cache.generation }, () =>
       cache.set(key, xid === undefined ? 0 : Number(xid)),
     );
   const serve = (cache: FactCache, key: string) => cache.serve(() => cache.get(key)).provenAfter;
@@ -108,8 +108,8 @@ describe('FactCache on a serial database', () => {
     const cache = new FactCache(8, true);
     const same = (key: string) => () => cache.set(key, { n: 1 });
     cache.set('a', { n: 1 }); // not by a commit
-    cache.committed({ xid: 10n, nextXidAtRead: null, proved: false }, same('b'));
-    cache.committed({ xid: 11n, nextXidAtRead: null, proved: false }, same('a'));
+    cache.committed({ xid: 10n, nextXidAtRead: null, proved: false, generation: cache.generation }, same('b'));
+    cache.committed({ xid: 11n, nextXidAtRead: null, proved: false, generation: cache.generation }, same('a'));
     expect(serve(cache, 'a')).toBe(11n);
     cache.set('a', { n: 1 }); // not by a commit again
     expect(serve(cache, 'a')).toBeUndefined();

@@ -165,14 +165,14 @@ export class FactCache {
    * own (null: it read nothing). `proved`: it was written with a proof. `generation`: the cache's `generation` when the
    * commit began; after a `clear` since then, it remembers nothing.
    */
-  committed(commit: { xid: bigint | undefined; nextXidAtRead: bigint | undefined | null; proved: boolean; generation?: number }, remember: () => void): void {
+  committed(commit: { xid: bigint | undefined; nextXidAtRead: bigint | undefined | null; proved: boolean; generation: number }, remember: () => void): void {
     const { xid, nextXidAtRead, proved } = commit;
     const follows = this.serial && xid !== undefined && this.lastCommit !== undefined && xid === this.lastCommit + 1n;
     if (!follows) this.epoch++;
     const current = this.serial && xid !== undefined && (nextXidAtRead === null || nextXidAtRead === xid);
     this.stamp = current ? this.epoch : UNTRUSTED;
     try {
-      if (commit.generation === undefined || commit.generation === this.clears) remember();
+      if (commit.generation === this.clears) remember();
     } finally {
       this.stamp = UNTRUSTED;
     }
