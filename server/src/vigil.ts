@@ -48,6 +48,8 @@ export interface Vigil {
   ingestor: Ingestor;
   /** What `eventAdded` subscribers read. */
   feed: EventFeed;
+  /** The facts group commits read, kept per process (FactCache). */
+  facts: FactCache;
   /** The daily retention run (partitions ahead, old ones dropped). */
   retention: RetentionJob;
   /** Webhook subscriptions, their outbox and its delivery. */
@@ -108,8 +110,8 @@ function registryServices<T extends { config: Config; database: DatabaseHandle }
 export async function createVigil(config: Config, options: CreateVigilOptions = {}): Promise<Vigil> {
   const env = config.env;
   const database = options.database ?? (await openDatabase(env, { migrate: true, purpose: 'vigil serve' }));
-  // PGlite runs one transaction at a time, which lets a group commit prove its cached facts current (FactCache).
-  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES, database.driver === 'pglite');
+  // Group commits report their transaction ids and snapshots, which lets them prove cached facts current (FactCache).
+  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES, true);
   // Key usage, written every VIGIL_KEY_USAGE_FLUSH_SECONDS, changes no cached fact: it must not end those proofs.
   const keys = new KeyStore(database, { defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS, usageWrites: facts });
   const metrics = new Metrics();
@@ -121,6 +123,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     maxPerAccount: env.VIGIL_LIVE_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
     maxQueue: env.VIGIL_LIVE_MAX_QUEUE,
     announceEveryMs: env.VIGIL_LIVE_ANNOUNCE_MS,
+    quiet: facts,
   });
   metrics.watchFactCache(facts);
   const pools = database.pools?.bind(database);
@@ -194,6 +197,7 @@ export async function createVigil(config: Config, options: CreateVigilOptions = 
     keys,
     ingestor,
     feed,
+    facts,
     retention,
     webhooks,
     close() {

@@ -3,6 +3,7 @@ import { apiKeys } from '@vigil/drizzle/schema';
 import type { DatabaseHandle, Queryable, Tx } from '../db/handle.js';
 import { rows } from '../db/rows.js';
 import { VigilError } from '../errors.js';
+import type { QuietWrites } from '../pipeline/fact-cache.js';
 import { newId } from '../ids.js';
 import {
   carriedExpiry,
@@ -56,12 +57,6 @@ export interface KeyStoreOptions {
   defaultOverlapHours?: number;
   /** Told of the usage flush's writes, which change no fact of the pipeline's (FactCache.enter and apart). */
   usageWrites?: QuietWrites;
-}
-
-/** Writes that change nothing the pipeline caches: wrapped in `enter()` … its release, each reported with its transaction id. */
-export interface QuietWrites {
-  enter(): () => void;
-  apart(xid: bigint | undefined): void;
 }
 
 /** A cache entry: the check, and when a valid key stops being valid. */

@@ -5,7 +5,7 @@ import { VigilError } from '../errors.js';
 import { newId } from '../ids.js';
 import { evaluateBatch, type RiskOptions } from '../risk/evaluate.js';
 import { ItemFailure } from './group-commit.js';
-import { isStaleFacts, notNextXid, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
+import { isStaleFacts, notNextXid, parseSnapshot, SNAPSHOT, staleFactsXid, type CachedPart, type FactCache } from '../pipeline/fact-cache.js';
 import type { Insights } from '../pipeline/insights.js';
 import type { NormalizedEvent } from '../pipeline/event.js';
 import { cachedSightings, readSightings, resolveSightings } from '../pipeline/sightings.js';
@@ -70,7 +70,14 @@ export async function storeBatch(
         // The write was undone whole. Its proof failed (something else wrote since its facts were proven current):
         // check the same cached facts one by one. Or what the cache served had changed: read everything afresh;
         // its write refills the cache.
-        if (!isStaleFacts(error) || use === 'read') throw error;
+        if (!isStaleFacts(error)) {
+          // The commit may or may not have happened, or the server may be gone: nothing follows from here.
+          cache.lost();
+          throw error;
+        }
+        // Undone, its transaction changed nothing: the next commit still follows the last one across its id.
+        cache.apart(staleFactsXid(error));
+        if (use === 'read') throw error;
         if (attempt.proved) cache.commits.unproven++;
         else cache.commits.stale++;
         use = attempt.proved ? 'check' : 'read';
@@ -85,7 +92,7 @@ export type Pending = PendingEvent & { eventId: string };
 
 /**
  * How a batch uses the cache: `proof`, its facts, with no check but of the transaction id when FactCache.serve
- * proves them current (PGlite); `check`, its facts, each checked against its row in the write; `read`, none (every
+ * proves them current; `check`, its facts, each checked against its row in the write; `read`, none (every
  * part is read; the cache is only refilled).
  */
 type FactUse = 'proof' | 'check' | 'read';
@@ -134,18 +141,17 @@ async function storeIn(
     ...risk.stages.map((s) => () => s.read?.(batch) ?? null),
   ].map((read, i) => (cached[i] ? null : read()));
   const toRead = reads.some((r) => r !== null);
-  // On a serial database the read also says which transaction id comes next, so that the commit can tell whether
-  // anything was written between the two (FactCache.committed).
-  const serial = cache?.serial === true;
+  // Where proofs are tried, the read also says what its snapshot saw, so that the commit can tell whether anything was
+  // written between the two (FactCache.committed).
+  const proving = cache?.proving === true;
   const [stored, ...parts] = toRead
     ? await readAll(db, [
         keyed.size > 0 ? readStored([...keyed.keys()].map(splitIdemKey)) : sql`NULL::json`,
         ...reads.map((r) => r ?? sql`NULL::json`),
-        ...(serial ? [sql`pg_snapshot_xmax(pg_current_snapshot())::text`] : []),
+        ...(proving ? [SNAPSHOT] : []),
       ])
     : [null];
-  const xmax = parts[reads.length];
-  const nextXidAtRead = !toRead ? null : typeof xmax === 'string' ? BigInt(xmax) : undefined;
+  const readSnapshot = toRead ? parseSnapshot(parts[reads.length]) : null;
   const [devices, handprints, ...facts] = reads.map((_, i) => (cached[i] ? cached[i].facts : (parts[i] ?? null)));
   const checks = cached.flatMap((part) => (part?.stale ? [part.stale] : []));
   attempt.proved = checks.length > 0 && use === 'proof' && provenAfter !== undefined;
@@ -171,16 +177,17 @@ async function storeIn(
     const { sightings, writes, remember } = resolveSightings(pending, [devices, handprints]);
     const evaluated = await evaluateBatch(db, locked, pending, sightings, facts, risk);
     const answers = evaluated.insights.map((insights) => JSON.stringify(insights));
-    const { claim, insert } = insertEvents(pending, evaluated.insights, answers, stale, serial);
+    const { claim, insert } = insertEvents(pending, evaluated.insights, answers, stale, proving);
     const parts = [...writes, ...evaluated.writes, ...(claim ? [claim] : [])];
     // writeAll names its parts w0, w1, …: the outbox reads the claim's RETURNING by that name.
     const announce = outbox?.(pending, evaluated.insights, claim ? raw(`w${parts.length - 1}`) : null);
-    const inserted = await writeAll<{ id: string; xid?: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) =>
+    const inserted = await writeAll<{ id: string; xid?: string; snapshot?: string }>(db, [...parts, ...(announce ? [announce] : [])], (ctes) =>
       insert(claim ? ctes[parts.length - 1]! : null),
     );
     if (cache) {
-      const xid = inserted[0]?.xid === undefined ? undefined : BigInt(inserted[0].xid);
-      cache.committed({ xid, nextXidAtRead, proved: attempt.proved, generation: generation! }, () => {
+      const written = inserted[0];
+      const xid = written?.xid === undefined ? undefined : BigInt(written.xid);
+      cache.committed({ xid, written: parseSnapshot(written?.snapshot), read: readSnapshot, proved: attempt.proved, generation: generation! }, () => {
         for (const r of [remember, ...evaluated.remember]) r(cache);
       });
       cache.commits[toRead ? 'read' : 'cached']++;
@@ -301,6 +308,6 @@ function insertEvents(
     WHERE ${stale.length > 0 ? sql`CASE WHEN (SELECT vigil_facts_hold(${join(stale, ' OR ')})) THEN ` : sql``}
       (t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``})
       ${stale.length > 0 ? sql`END` : sql``}
-    RETURNING id${withXid ? sql`, pg_current_xact_id()::text AS xid` : sql``}`;
+    RETURNING id${withXid ? sql`, pg_current_xact_id()::text AS xid, ${SNAPSHOT} AS snapshot` : sql``}`;
   return { claim, insert };
 }

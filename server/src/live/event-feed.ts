@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { DatabaseHandle } from '../db/handle.js';
+import type { DatabaseHandle, Queryable } from '../db/handle.js';
 import { rows } from '../db/rows.js';
 import { VigilError } from '../errors.js';
 import type { IngestObserver } from '../ingest/ingestor.js';
 import type { StoredOutcome } from '../ingest/store.js';
+import type { QuietWrites } from '../pipeline/fact-cache.js';
 import type { EventFilter } from '../reporting/event-filter.js';
 import type { EventSummary } from '../reporting/events.js';
 import { matchNewEvents } from './new-events.js';
@@ -33,6 +34,11 @@ export interface EventFeedOptions {
    * commits of their own, and one NOTIFY per commit was a transaction and a WAL flush per event.
    */
   announceEveryMs: number;
+  /**
+   * Told of each announcement's transaction before it commits: a NOTIFY takes a transaction id, and one the fact
+   * cache did not know of would end its proofs (FactCache.apart).
+   */
+  quiet?: QuietWrites;
 }
 
 export interface FeedLog {
@@ -145,23 +151,41 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
   }
 
   private async announce(ids: string[]): Promise<void> {
+    const payloads: string[] = [];
     let chunk = '';
-    const send = async (payload: string) => {
-      try {
-        await this.options.database.db.execute(sql`SELECT pg_notify(${EVENT_ADDED_CHANNEL}, ${payload})`);
-      } catch (error) {
-        // The events are stored and answered; only live subscribers miss them.
-        this.log.warn({ err: error }, 'could not announce new events to the live feed');
-      }
-    };
     for (const id of ids) {
       if (chunk.length + id.length + 1 > PAYLOAD_MAX) {
-        await send(chunk);
+        payloads.push(chunk);
         chunk = '';
       }
       chunk = chunk ? `${chunk},${id}` : id;
     }
-    if (chunk) await send(chunk);
+    if (chunk) payloads.push(chunk);
+    if (payloads.length === 0) return;
+    const notify = async (db: Queryable) => {
+      for (const payload of payloads) await db.execute(sql`SELECT pg_notify(${EVENT_ADDED_CHANNEL}, ${payload})`);
+    };
+    const { quiet } = this.options;
+    const leave = quiet?.enter();
+    try {
+      // One transaction (one id) for all of them. Where a fact cache proves its facts by transaction ids, it is told
+      // the id before the commit.
+      if (!quiet && payloads.length === 1) await notify(this.options.database.db);
+      else {
+        await this.options.database.db.transaction(async (tx) => {
+          if (quiet) {
+            const [taken] = await rows<{ xid: string }>(tx, sql`SELECT pg_current_xact_id()::text AS xid`);
+            quiet.apart(taken ? BigInt(taken.xid) : undefined);
+          }
+          await notify(tx);
+        });
+      }
+    } catch (error) {
+      // The events are stored and answered; only live subscribers miss them.
+      this.log.warn({ err: error }, 'could not announce new events to the live feed');
+    } finally {
+      leave?.();
+    }
   }
 
   /**

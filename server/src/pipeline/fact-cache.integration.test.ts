@@ -1,9 +1,13 @@
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDrivers, type TestDatabase } from '../test-support/databases.js';
+import { createTestDatabase, testDrivers, withClient, type TestDatabase } from '../test-support/databases.js';
 import { connectionsOpened, factCacheCommits, factCacheEntries } from '../test-support/metrics.js';
+import type { Tx } from '../db/handle.js';
+import { rows } from '../db/rows.js';
+import { isStaleFacts, staleFactsXid } from './fact-cache.js';
 import { startTestVigil, type TestVigil } from '../test-support/harness.js';
+import { startPostgresServer } from '../test-support/postgres-server.js';
 import { supervisorAccounts, supervisorRequest } from '../test-support/supervisors.js';
 
 /**
@@ -12,6 +16,22 @@ import { supervisorAccounts, supervisorRequest } from '../test-support/superviso
  * events through the other, whose cache was warmed first (several events, so the last ones are answered from
  * it). On PGlite, one process changes and answers. Each event is sent after the change has returned.
  */
+
+/**
+ * A database on a PostgreSQL server of its own, with autovacuum off: transaction ids are the server's, not one
+ * database's, so the test files running beside this one on the shared server, and autovacuum's statistics, would take
+ * ids between a test's commits and end its chains of proofs as any other writer does.
+ */
+async function databaseAlone(driver: 'pglite' | 'postgres'): Promise<TestDatabase> {
+  if (driver === 'pglite') return createTestDatabase(driver);
+  const server = await startPostgresServer();
+  await withClient(server.url, async (c) => {
+    await c.query('ALTER SYSTEM SET autovacuum = off');
+    await c.query('SELECT pg_reload_conf()');
+  });
+  return { env: { DATABASE_URL: server.url }, drop: () => server.destroy() };
+}
+
 for (const driver of testDrivers()) {
   describe(`fact cache (${driver})`, () => {
     let db: TestDatabase;
@@ -20,7 +40,7 @@ for (const driver of testDrivers()) {
     let supervisorToken: string;
 
     beforeAll(async () => {
-      db = await createTestDatabase(driver);
+      db = await databaseAlone(driver);
       // Key usage is written only when a test asks (its timer's writes would land between a test's commits).
       const env = { VIGIL_KEY_USAGE_FLUSH_SECONDS: '3600' };
       changer = await startTestVigil(driver, env, db);
@@ -43,6 +63,12 @@ for (const driver of testDrivers()) {
       for (let i = 0; i < 3; i++) await event(server, deviceId, identity);
     };
     const commits = factCacheCommits;
+    // On PostgreSQL stored events are announced to other processes' live feeds VIGIL_LIVE_ANNOUNCE_MS (50) later, in
+    // a transaction of their own, and a batch begun while one is under way tries no proof: a test counting proofs
+    // lets the announcements of earlier events go first.
+    const announced = () => new Promise((resolve) => setTimeout(resolve, 200));
+    /** The id the next transaction will take. */
+    const nextXid = async () => BigInt((await rows<{ x: string }>(answerer.database.db, sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x`))[0]!.x);
     const supervisor = async (path: string, body: unknown) => {
       const res = await supervisorRequest(changer, 'POST', path, supervisorToken, body);
       expect(res.status).toBe(200);
@@ -87,8 +113,8 @@ for (const driver of testDrivers()) {
     });
 
     it('answers facts written by statements that announced nothing, next or after events of other devices', async () => {
-      // Not through Vigil: no notification drops the cached identities; only the write's check (or, on PGlite, its
-      // proof failing) can see them.
+      // Not through Vigil: no notification drops the cached identities; only the write's check (or its proof
+      // failing) can see them.
       const otherUser = (deviceId: string, identity: string) =>
         answerer.database.db.execute(
           sql`INSERT INTO device_identities (device_id, identity, first_seen, last_seen) VALUES (${deviceId}, ${identity}, now(), now())`,
@@ -105,39 +131,38 @@ for (const driver of testDrivers()) {
       expect((await event(answerer, 'busy-dev', 'leo@example.com')).current_tags).toContain('multi_user');
     });
 
-    it('writes cached facts with a proof instead of comparing them only on PGlite, while nothing else writes', async () => {
+    it('writes cached facts with a proof instead of comparing them, while nothing else writes', async () => {
+      await announced(); // the other process's too: its announcements are somebody else's writes here
       await warm(answerer, 'calm-dev', 'kate@example.com');
+      await announced();
       const before = await commits(answerer);
       await event(answerer, 'calm-dev', 'kate@example.com');
       await event(answerer, 'calm-dev', 'kate@example.com');
       const after = await commits(answerer);
       expect(after.cached).toBe(before.cached + 2);
-      expect(after.unchecked).toBe(before.unchecked + (driver === 'pglite' ? 2 : 0));
+      expect(after.unchecked).toBe(before.unchecked + 2);
 
-      // A transaction of anything else's comes between. On PGlite the next write finds its id is not the next one,
-      // is undone and written again comparing each fact; the one after compares too (something else may still be
-      // writing); once that one's id followed, proofs are tried again.
+      // A transaction of anything else's comes between. The next write finds its id is not the next one, is undone
+      // and written again comparing each fact; the one after compares too (something else may still be writing);
+      // once that one's id followed, proofs are tried again.
       await answerer.database.db.execute(sql`UPDATE device_identities SET last_seen = last_seen WHERE device_id = 'calm-dev'`);
       await event(answerer, 'calm-dev', 'kate@example.com');
       expect(await commits(answerer)).toMatchObject({
         unchecked: after.unchecked,
-        unproven: after.unproven + (driver === 'pglite' ? 1 : 0),
+        unproven: after.unproven + 1,
         stale: after.stale,
       });
       await event(answerer, 'calm-dev', 'kate@example.com');
       expect((await commits(answerer)).unchecked).toBe(after.unchecked);
       await event(answerer, 'calm-dev', 'kate@example.com');
-      expect((await commits(answerer)).unchecked).toBe(after.unchecked + (driver === 'pglite' ? 1 : 0));
+      expect((await commits(answerer)).unchecked).toBe(after.unchecked + 1);
     });
 
     it('goes on writing with a proof through the key-usage flush, a transaction that changes no cached fact', async () => {
+      await announced(); // the other process's too: its announcements are somebody else's writes here
       await warm(answerer, 'used-dev', 'lina@example.com');
+      await announced();
       const before = await commits(answerer);
-      const nextXid = async () =>
-        BigInt(
-          ((await answerer.database.db.execute(sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x`)) as unknown as { rows: { x: string }[] })
-            .rows[0]!.x,
-        );
       const xidBefore = await nextXid();
       // The events' key was used: the flush writes when, in a transaction of its own between two group commits.
       await answerer.vigil.keys.flushUsage();
@@ -145,10 +170,25 @@ for (const driver of testDrivers()) {
       await event(answerer, 'used-dev', 'lina@example.com');
       await event(answerer, 'used-dev', 'lina@example.com');
       expect(await commits(answerer)).toMatchObject({
-        unchecked: before.unchecked + (driver === 'pglite' ? 2 : 0),
+        unchecked: before.unchecked + 2,
         unproven: before.unproven,
         stale: before.stale,
       });
+    });
+
+    it("goes on writing with a proof through the live feed's announcements, a transaction that changes no cached fact", async () => {
+      await announced(); // the other process's too: its announcements are somebody else's writes here
+      await warm(answerer, 'announced-dev', 'nina@example.com');
+      await announced();
+      const before = await commits(answerer);
+      for (let i = 0; i < 2; i++) {
+        const xidBefore = await nextXid();
+        await event(answerer, 'announced-dev', 'nina@example.com');
+        // On PostgreSQL it is announced too: two ids were taken, the commit's and the announcement's.
+        await announced();
+        expect(await nextXid()).toBe(xidBefore + (driver === 'postgres' ? 2n : 1n));
+      }
+      expect(await commits(answerer)).toMatchObject({ unchecked: before.unchecked + 2, unproven: before.unproven, stale: before.stale });
     });
 
     it('counts a device another process saw with an e-mail', async () => {
@@ -169,6 +209,126 @@ for (const driver of testDrivers()) {
     });
   });
 }
+
+/** vigil_facts_hold (migrations 0007, 0023) undoes a write, and names the transaction id it had taken, if any. */
+for (const driver of testDrivers()) {
+  describe(`vigil_facts_hold (${driver})`, () => {
+    let db: TestDatabase;
+    let vigil: TestVigil;
+    beforeAll(async () => {
+      db = await createTestDatabase(driver);
+      vigil = await startTestVigil(driver, {}, db);
+    }, 120_000);
+    afterAll(async () => {
+      await vigil?.close();
+      await db?.drop();
+    });
+
+    const raised = async (work: (tx: Tx) => Promise<unknown>): Promise<unknown> => {
+      try {
+        await vigil.database.db.transaction(work);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('vigil_facts_hold raised nothing');
+    };
+
+    it('names the id of a write that had taken one, which stays undone', async () => {
+      let taken: bigint | undefined;
+      const error = await raised(async (tx) => {
+        await tx.execute(sql`INSERT INTO device_identities (device_id, identity, first_seen, last_seen) VALUES ('held-dev', 'held@example.com', now(), now())`);
+        taken = BigInt((await rows<{ x: string }>(tx, sql`SELECT pg_current_xact_id()::text AS x`))[0]!.x);
+        await tx.execute(sql`SELECT vigil_facts_hold(true)`);
+      });
+      expect(isStaleFacts(error)).toBe(true);
+      expect(staleFactsXid(error)).toBe(taken);
+      const left = await rows<{ n: number }>(vigil.database.db, sql`SELECT count(*)::int AS n FROM device_identities WHERE device_id = 'held-dev'`);
+      expect(left[0]!.n).toBe(0);
+    });
+
+    it('names none, and takes none, where nothing was written', async () => {
+      const error = await raised((tx) => tx.execute(sql`SELECT vigil_facts_hold(true)`));
+      expect(isStaleFacts(error)).toBe(true);
+      expect(staleFactsXid(error)).toBeUndefined();
+    });
+  });
+}
+
+/**
+ * Proofs on PostgreSQL, where other transactions run beside the group commits. One under way while commits look may
+ * commit a change they did not see. A write whose proof failed is undone, and vigil_facts_hold names the id it had
+ * taken: the retry still follows the last commit across it, so the chain of proofs goes on. The proof is made to fail by a transaction of this process's
+ * that changes no fact (as the key-usage flush or an announcement may be) but is told of late, once the next batch has
+ * already built its proof: it holds the idempotency key that batch claims, so the batch waits, and only then is told.
+ */
+describe.runIf(testDrivers().includes('postgres'))('fact cache: proofs beside other transactions (postgres)', () => {
+  let db: TestDatabase;
+  let server: TestVigil;
+
+  beforeAll(async () => {
+    db = await databaseAlone('postgres');
+    server = await startTestVigil('postgres', { VIGIL_KEY_USAGE_FLUSH_SECONDS: '3600' }, db);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  const event = async (eventId?: string) => {
+    const res = await server.post('/events', { event: 'login', identity: 'omar@example.com', properties: { device_id: 'held-dev', event_id: eventId } });
+    expect(res.status).toBe(200);
+  };
+
+  it('trusts nothing its commits saw while another transaction was under way, which commits a change after them', async () => {
+    const send = async () => {
+      const res = await server.post('/events', { event: 'login', identity: 'pat@example.com', properties: { device_id: 'open-dev' } });
+      expect(res.status).toBe(200);
+      return res.body as { current_tags: string[] };
+    };
+    for (let i = 0; i < 3; i++) await send();
+    expect((await send()).current_tags).not.toContain('multi_user');
+    await withClient(db.env.DATABASE_URL!, async (other) => {
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO device_identities (device_id, identity, first_seen, last_seen) VALUES ('open-dev', 'quinn@example.com', now(), now())`);
+      // Under way, with its id, while these commits look and commit: each following the one before.
+      for (let i = 0; i < 3; i++) await send();
+      await other.query('COMMIT');
+    });
+    expect((await send()).current_tags).toContain('multi_user');
+  });
+
+  it('names its id, and the next commit still follows the last one', async () => {
+    for (let i = 0; i < 3; i++) await event();
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the announcements of those events
+    await event();
+    const before = await factCacheCommits(server);
+
+    await withClient(db.env.DATABASE_URL!, async (holder) => {
+      await holder.query('BEGIN');
+      await holder.query(`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at) SELECT id, 'held-1', 'evt_held', now() FROM api_keys`);
+      const held = BigInt((await holder.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x')).rows[0]!.x);
+      const waiting = event('held-1');
+      await expect
+        .poll(
+          async () =>
+            (await holder.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'transactionid'`)).rows[0]
+              .n,
+          {
+            timeout: 10_000,
+            interval: 20,
+          },
+        )
+        .toBe(1);
+      server.vigil.facts.apart(held); // told late: the waiting batch's proof expected the id it took
+      await holder.query('ROLLBACK');
+      await waiting;
+    });
+    expect(await factCacheCommits(server)).toMatchObject({ unproven: before.unproven + 1, unchecked: before.unchecked });
+    await event();
+    expect((await factCacheCommits(server)).unchecked).toBe(before.unchecked + 1);
+  });
+});
 
 /**
  * A stale group commit is undone by an error PostgreSQL raises on purpose (vigil_facts_hold); the connection it ran

@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { FactCache, isStaleFacts, STALE_FACTS } from './fact-cache.js';
+import { FactCache, isStaleFacts, parseSnapshot, STALE_FACTS, staleFactsXid, type Snapshot } from './fact-cache.js';
 
 describe('FactCache', () => {
   it('keeps at most its capacity, dropping the least recently used first', () => {
@@ -54,11 +54,13 @@ describe('FactCache', () => {
     const before = cache.generation;
     const taken = cache.get('identities dev_1');
     cache.clear(); // an erasure was announced while the commit was under way
-    cache.committed({ xid: undefined, nextXidAtRead: null, proved: false, generation: before }, () => cache.set('identities dev_1', taken));
+    cache.committed({ xid: undefined, written: undefined, read: null, proved: false, generation: before }, () => cache.set('identities dev_1', taken));
     expect(cache.get('identities dev_1')).toBeUndefined();
 
     const after = cache.generation;
-    cache.committed({ xid: undefined, nextXidAtRead: null, proved: false, generation: after }, () => cache.set('identities dev_1', [['pseudonym', 1]]));
+    cache.committed({ xid: undefined, written: undefined, read: null, proved: false, generation: after }, () =>
+      cache.set('identities dev_1', [['pseudonym', 1]]),
+    );
     expect(cache.get('identities dev_1')).toEqual([['pseudonym', 1]]);
   });
 
@@ -69,13 +71,26 @@ describe('FactCache', () => {
   });
 });
 
-describe('FactCache on a serial database', () => {
-  /** A commit as transaction `xid` that remembers `key`, after a read that saw `read` as the next id, if it read. */
-  const commit = (cache: FactCache, xid: bigint | undefined, key: string, read?: bigint | 'unknown', proved = false) =>
-    cache.committed({ xid, nextXidAtRead: read === undefined ? null : read === 'unknown' ? undefined : read, proved, generation: cache.generation }, () =>
+/** What a statement saw: `xmax` the next id, with `inProgress` under way, on the server run `server`. */
+const saw = (xmax: bigint, inProgress: bigint[] = [], server = 'run 1'): Snapshot => ({ xmin: inProgress[0] ?? xmax, xmax, inProgress, server });
+
+describe('FactCache proving its facts current by transaction ids', () => {
+  /**
+   * A commit as transaction `xid` that remembers `key`, its write having seen `written` (by default nothing under
+   * way and `xid` next), after a read that saw `read` as the next id, if it read.
+   */
+  const commit = (
+    cache: FactCache,
+    xid: bigint | undefined,
+    key: string,
+    read?: bigint | 'unknown',
+    proved = false,
+    written = xid === undefined ? undefined : saw(xid),
+  ) =>
+    cache.committed({ xid, written, read: read === undefined ? null : read === 'unknown' ? undefined : saw(read), proved, generation: cache.generation }, () =>
       cache.set(key, xid === undefined ? 0 : Number(xid)),
     );
-  const serve = (cache: FactCache, key: string) => cache.serve(() => cache.get(key)).provenAfter;
+  const serve = (cache: FactCache, key: string) => cache.serve(() => cache.get(key)).provenAfter?.xid;
 
   it('proves what commits made once one follows another, and nothing set otherwise', () => {
     const cache = new FactCache(8, true);
@@ -108,8 +123,8 @@ describe('FactCache on a serial database', () => {
     const cache = new FactCache(8, true);
     const same = (key: string) => () => cache.set(key, { n: 1 });
     cache.set('a', { n: 1 }); // not by a commit
-    cache.committed({ xid: 10n, nextXidAtRead: null, proved: false, generation: cache.generation }, same('b'));
-    cache.committed({ xid: 11n, nextXidAtRead: null, proved: false, generation: cache.generation }, same('a'));
+    cache.committed({ xid: 10n, written: saw(10n), read: null, proved: false, generation: cache.generation }, same('b'));
+    cache.committed({ xid: 11n, written: saw(11n), read: null, proved: false, generation: cache.generation }, same('a'));
     expect(serve(cache, 'a')).toBe(11n);
     cache.set('a', { n: 1 }); // not by a commit again
     expect(serve(cache, 'a')).toBeUndefined();
@@ -163,7 +178,7 @@ describe('FactCache on a serial database', () => {
     expect(serve(cache, 'a')).toBeUndefined();
   });
 
-  it('keeps no such write that comes after a later commit, nor any before the first commit or on a database that is not serial', () => {
+  it('keeps no such write that comes after a later commit, nor any before the first commit or on a cache not proving', () => {
     const late = new FactCache(8, true);
     commit(late, 10n, 'a');
     commit(late, 11n, 'a');
@@ -195,6 +210,117 @@ describe('FactCache on a serial database', () => {
     leaveSecond();
   });
 
+  it('trusts nothing a commit saw while another transaction was under way, and ends the chain there', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    commit(cache, 12n, 'b', undefined, false, saw(12n, [9n])); // 9 may have committed after 12 looked
+    expect(serve(cache, 'a')).toBeUndefined();
+    commit(cache, 13n, 'c');
+    expect(serve(cache, 'c')).toBe(13n);
+    expect(serve(cache, 'b')).toBeUndefined();
+    expect(serve(cache, 'a')).toBeUndefined();
+  });
+
+  it('trusts nothing a commit saw when an id was taken between its snapshot and its own', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    commit(cache, 13n, 'b', undefined, false, saw(12n)); // 12, unseen, may have committed before 13
+    expect(serve(cache, 'a')).toBeUndefined();
+    commit(cache, 14n, 'c');
+    expect(serve(cache, 'c')).toBe(14n);
+    expect(serve(cache, 'b')).toBeUndefined();
+  });
+
+  it("proves across this process's fact-free transactions, told before they commit, between commits or under way", () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    cache.apart(12n);
+    cache.apart(13n);
+    expect(serve(cache, 'a')).toBe(13n); // the next write must be 14
+    commit(cache, 14n, 'b', undefined, false, saw(14n, [13n])); // 13 still under way when 14 looked
+    expect(serve(cache, 'a')).toBe(14n);
+    expect(serve(cache, 'b')).toBe(14n);
+    commit(cache, 15n, 'c', 15n); // read with 15 next, written as 15: nothing between
+    expect(serve(cache, 'c')).toBe(15n);
+  });
+
+  it('goes on proving across a write that was undone, told of after it failed', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    cache.apart(12n); // a write undone by vigil_facts_hold, which named its id
+    commit(cache, 13n, 'b');
+    expect(serve(cache, 'a')).toBe(13n);
+  });
+
+  it('ends the chain when emptied', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    cache.clear();
+    commit(cache, 12n, 'b');
+    expect(serve(cache, 'b')).toBeUndefined();
+    commit(cache, 13n, 'b');
+    expect(serve(cache, 'b')).toBe(13n);
+  });
+
+  it('lets no commit begun before a clear carry the chain on: what it changed is not in the cache', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    const before = cache.generation;
+    cache.clear();
+    commit(cache, 20n, 'd'); // begun after the clear: reads d afresh
+    commit(cache, 21n, 'd');
+    expect(serve(cache, 'd')).toBe(21n);
+    // Begun before the clear, written after: it may have changed d, and remembers nothing.
+    cache.committed({ xid: 22n, written: saw(22n), read: null, proved: false, generation: before }, () => cache.set('d', 'changed'));
+    expect(serve(cache, 'd')).toBeUndefined();
+    expect(cache.get('d')).toBe(21);
+  });
+
+  it('forgets the fact-free ids it was told when the server may have restarted, and when a new run shows', () => {
+    const lost = new FactCache(8, true);
+    commit(lost, 10n, 'a');
+    commit(lost, 11n, 'a');
+    lost.apart(12n); // told before it committed; the server crashed, and 12 went to somebody else
+    lost.lost();
+    commit(lost, 13n, 'b', undefined, false, saw(13n, [12n])); // 12 under way: it may change b once 13 has looked
+    commit(lost, 14n, 'c');
+    expect(serve(lost, 'c')).toBe(14n);
+    expect(serve(lost, 'b')).toBeUndefined();
+    const moved = new FactCache(8, true);
+    commit(moved, 10n, 'a');
+    commit(moved, 11n, 'a');
+    moved.apart(12n);
+    commit(moved, 13n, 'b', undefined, false, saw(13n, [12n], 'run 2'));
+    commit(moved, 14n, 'c', undefined, false, saw(14n, [], 'run 2'));
+    expect(serve(moved, 'c')).toBe(14n);
+    expect(serve(moved, 'b')).toBeUndefined();
+  });
+
+  it('ends the chain when the database server runs anew: ids of lost commits may be handed out again', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    expect(cache.serve(() => cache.get('a')).provenAfter).toEqual({ xid: 11n, server: 'run 1' });
+    commit(cache, 12n, 'b', undefined, false, saw(12n, [], 'run 2'));
+    expect(serve(cache, 'a')).toBeUndefined();
+    commit(cache, 13n, 'c', undefined, false, saw(13n, [], 'run 2'));
+    expect(cache.serve(() => cache.get('b')).provenAfter).toEqual({ xid: 13n, server: 'run 2' });
+    expect(serve(cache, 'a')).toBeUndefined();
+    // What a read saw on the old run is not current on the new one.
+    cache.committed({ xid: 14n, written: saw(14n, [], 'run 3'), read: saw(14n, [], 'run 2'), proved: false, generation: cache.generation }, () =>
+      cache.set('d', 14),
+    );
+    commit(cache, 15n, 'e', undefined, false, saw(15n, [], 'run 3'));
+    expect(serve(cache, 'e')).toBe(15n);
+    expect(serve(cache, 'd')).toBeUndefined();
+  });
+
   it('counts the commits written with a proof', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');
@@ -203,7 +329,7 @@ describe('FactCache on a serial database', () => {
     expect(cache.unchecked).toBe(1);
   });
 
-  it('proves nothing on a database that is not serial', () => {
+  it('proves nothing on a cache not proving', () => {
     const cache = new FactCache(8);
     commit(cache, 10n, 'a');
     commit(cache, 11n, 'a');
@@ -212,11 +338,28 @@ describe('FactCache on a serial database', () => {
   });
 });
 
+describe('parseSnapshot', () => {
+  it("reads what SNAPSHOT gives: the snapshot's ids and the server's start", () => {
+    expect(parseSnapshot('100:104:100,102 1764547200.123456')).toEqual({ xmin: 100n, xmax: 104n, inProgress: [100n, 102n], server: '1764547200.123456' });
+    expect(parseSnapshot('104:104: 1764547200')).toEqual({ xmin: 104n, xmax: 104n, inProgress: [], server: '1764547200' });
+  });
+  it('is undefined for anything else', () => {
+    expect(parseSnapshot(undefined)).toBeUndefined();
+    expect(parseSnapshot('104:104:')).toBeUndefined();
+    expect(parseSnapshot(104)).toBeUndefined();
+  });
+});
+
 describe('isStaleFacts', () => {
   const stale = Object.assign(new Error('cached facts changed'), { code: STALE_FACTS });
   it('finds vigil_facts_hold raising, directly and through a driver wrapper', () => {
     expect(isStaleFacts(stale)).toBe(true);
     expect(isStaleFacts(new DrizzleQueryError('INSERT …', [], stale))).toBe(true);
+  });
+  it('reads the transaction id the undone write had taken, where it had taken one', () => {
+    expect(staleFactsXid(new DrizzleQueryError('INSERT …', [], Object.assign(stale, { detail: '4711' })))).toBe(4711n);
+    expect(staleFactsXid(Object.assign(new Error('cached facts are stale'), { code: STALE_FACTS, detail: '' }))).toBeUndefined();
+    expect(staleFactsXid(Object.assign(new Error('duplicate key'), { code: '23505', detail: '4711' }))).toBeUndefined();
   });
   it('is false for any other failure', () => {
     expect(isStaleFacts(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);

@@ -5,6 +5,15 @@ import { causeWhere } from '../errors.js';
 import type { DatabaseHandle } from '../db/handle.js';
 import { sameFacts } from './same-facts.js';
 
+/**
+ * Writes of this process that change nothing the pipeline caches (FactCache is one): wrapped in `enter()` … its
+ * release, each reported with its transaction id (`apart`), before it commits where it can be.
+ */
+export interface QuietWrites {
+  enter(): () => void;
+  apart(xid: bigint | undefined): void;
+}
+
 /** A cached "no such row": lru-cache keeps no null or undefined values. */
 const NO_ROW = Symbol('no such row');
 
@@ -18,13 +27,17 @@ const NO_ROW = Symbol('no such row');
  * read. Dropping entries (notifications, a lost channel) only saves that failed write; it is never what keeps an
  * answer correct, so another process's change is reflected by the first batch after it, notified or not.
  *
- * Except where the comparison is proven needless: on a serial database (PGlite: one connection, so one transaction
- * at a time) every transaction that writes takes the next transaction id, so a group commit whose id directly
- * follows the last one's ran with nothing written between them. Its write then compares only its own id with the
- * one expected (`notNextXid`), which spares PostgreSQL the comparison's subqueries (their set-up alone, in every
- * write, was about a sixth of PGlite's CPU per event). Entries are stamped with the epoch they were set in; the
- * epoch moves on whenever a commit's id does not follow the last one's (something else wrote, or a write failed),
- * and entries set before it are compared again when next used. See `serve` and `committed`.
+ * Except where the comparison is proven needless. Every transaction that writes anything takes a transaction id, the
+ * next one, so a group commit whose id directly follows the last one's ran with nothing written between them (or
+ * only this process's transactions that change no fact, `apart`). Its write then compares only its own id with the
+ * one expected (`notNextXid`), which spares the database the comparison's subqueries (about a third of PostgreSQL's
+ * CPU per event at full speed; their set-up alone, in every write, was about a sixth of PGlite's). That needs the
+ * last commit to have seen everything written before its own id: its statement's snapshot showed no other
+ * transaction under way, and no id was taken between that snapshot and its own (`committed`'s `written`). PGlite runs
+ * one transaction at a time, so there that always holds; on PostgreSQL it holds while this process is the only one
+ * writing. Entries are stamped with the epoch they were set in; the epoch moves on whenever a commit does not follow
+ * the last one so (something else wrote, or a write failed), and entries set before it are compared again when next
+ * used. See `serve` and `committed`.
  *
  * Bounded: least recently used entries go first. Capacity 0 turns the cache off (every batch reads).
  */
@@ -41,14 +54,16 @@ export class FactCache {
    * `unproven`, cached, but something else wrote after they were proven current, so compared fact by fact after all.
    */
   readonly commits = { cached: 0, read: 0, stale: 0, unproven: 0 };
-  /** Group commits written with their cached facts proven current, so not compared with the rows (serial only). */
+  /** Group commits written with their cached facts proven current, so not compared with the rows. */
   private proven = 0;
-  /** Whether the last group commit's id followed the one before: while something else writes, proofs are not tried. */
+  /** Whether the last group commit followed the one before: while something else writes, proofs are not tried. */
   private chained = false;
-  /** Entries stamped with this epoch were current after `lastCommit` (serial databases only). */
+  /** Entries stamped with this epoch were current after `lastCommit`. */
   private epoch = 0;
   /** The transaction id of the last group commit this cache saw written; undefined: none, or not known. */
   private lastCommit: bigint | undefined;
+  /** The database server's start as the last group commit saw it (Snapshot.server). */
+  private server: string | undefined;
   /** The stamp `set` gives: UNTRUSTED, except while a group commit whose facts are current remembers them. */
   private stamp = UNTRUSTED;
   /** While a batch takes its facts (`serve`): whether any entry it took was not stamped with the current epoch. */
@@ -57,11 +72,16 @@ export class FactCache {
   private active = 0;
   /** How many times the cache was emptied (`clear`): see `generation`. */
   private clears = 0;
+  /** Ids of this process's transactions that change no cached fact (`apart`), until no later commit can meet them. */
+  private readonly factFree = new Set<bigint>();
 
-  /** `serial`: the database runs one transaction at a time (PGlite), so checks can be proven needless. */
+  /**
+   * `proving`: group commits report their transaction ids and snapshots (`committed`), so that checks can be proven
+   * needless; false: every cached fact is compared with its row.
+   */
   constructor(
     readonly capacity: number,
-    readonly serial = false,
+    readonly proving = false,
   ) {
     this.entries = capacity > 0 ? new LRUCache({ max: capacity }) : undefined;
   }
@@ -107,6 +127,18 @@ export class FactCache {
   clear(): void {
     this.entries?.clear();
     this.clears++;
+    this.lost();
+  }
+
+  /**
+   * The database may have restarted (a lost connection, a lost change channel): a server that recovers from a crash
+   * hands out again the ids of transactions it has no record of, a fact-free one told before it committed among them,
+   * and its start time stays the same. The next commit starts a chain of its own, and no id told so far is trusted.
+   */
+  lost(): void {
+    this.lastCommit = undefined;
+    this.chained = false;
+    this.factFree.clear();
   }
 
   /** Moves on at each `clear`: a group commit notes it before it takes or reads its facts, and gives it to `committed`. */
@@ -115,16 +147,20 @@ export class FactCache {
   }
 
   /**
-   * Runs `take`, which takes a batch's facts from the cache, and says after which group commit they are proven
-   * current: the last one's transaction id, when every entry taken was stamped after it and the database is
-   * serial and that commit's own id followed the one before (otherwise something else is writing, and a proof would
-   * likely fail). The batch's write then needs no comparison if its own transaction id comes next (`notNextXid`).
+   * Runs `take`, which takes a batch's facts from the cache, and says after which transaction they are proven
+   * current: the last group commit's id (or the last of this process's fact-free transactions right after it), when
+   * every entry taken was stamped after it and that commit followed the one before (otherwise something else is
+   * writing, and a proof would likely fail). The batch's write then needs no comparison if its own transaction id
+   * comes next (`notNextXid`).
    */
-  serve<T>(take: () => T): { taken: T; provenAfter: bigint | undefined } {
+  serve<T>(take: () => T): { taken: T; provenAfter: Proof | undefined } {
     this.servedUntrusted = false;
     const taken = take();
-    const proven = this.serial && this.chained && this.active <= 1 && !this.servedUntrusted;
-    return { taken, provenAfter: proven ? this.lastCommit : undefined };
+    const proven = this.proving && this.chained && this.active <= 1 && !this.servedUntrusted;
+    if (!proven || this.lastCommit === undefined || this.server === undefined) return { taken, provenAfter: undefined };
+    let xid = this.lastCommit;
+    while (this.factFree.has(xid + 1n)) xid++;
+    return { taken, provenAfter: { xid, server: this.server } };
   }
 
   /** Group commits since start written with a proof instead of the comparison (`notNextXid`). */
@@ -144,43 +180,113 @@ export class FactCache {
   }
 
   /**
-   * This process wrote transaction `xid` (undefined: not known), and it changed none of the facts the cache holds
-   * (key usage). If it directly follows the last group commit, the chain of transaction ids goes on through it, so
-   * the next commit may still prove its facts (`committed` would otherwise take it for somebody else's write, start
-   * a new epoch, and every entry would be compared with its row again before it is trusted: on PGlite about 750
-   * group commits after each key-usage flush, measured). Whatever else happened, nothing changes: a later commit
-   * finds the gap itself. Call it inside `enter()`, so that no batch tries a proof while the write may come first.
+   * This process's transaction `xid` (undefined: not known) changes none of the facts the cache holds (key usage, a
+   * notification): a commit whose id follows the last one's with only such ids between still follows it (otherwise
+   * it would be taken for somebody else's write, start a new epoch, and every entry would be compared with its row
+   * again before it is trusted: on PGlite about 750 group commits after each key-usage flush, measured), and such a
+   * transaction under way when a commit looked does not make what it saw doubtful. Told before the transaction
+   * commits where it can be, so that no commit is judged while its id is unknown; told late, it changes nothing.
    */
   apart(xid: bigint | undefined): void {
-    if (this.serial && xid !== undefined && this.lastCommit !== undefined && xid === this.lastCommit + 1n) this.lastCommit = xid;
+    // Even one older than the last commit: it may still be under way when the next one looks.
+    if (!this.proving || xid === undefined) return;
+    this.factFree.add(xid);
+    // Ids are told about in the order they are taken, give or take: the oldest go first if many pile up.
+    if (this.factFree.size > MAX_FACT_FREE) this.factFree.delete(this.factFree.values().next().value!);
   }
 
   /**
    * A group commit was written as transaction `xid` (undefined: not known), and `remember` puts what it read and
-   * wrote in the cache. A commit whose id does not follow the last one's starts a new epoch: something else wrote
-   * between them, and every entry set before may have changed. Its own entries are current all the same: what it
-   * took from the cache was compared with the rows as they were when it ran (only a commit that follows is written
-   * with a proof instead), and so is what it made of them. What it read is current if nothing was written between
-   * its read and its write: `nextXidAtRead`, the id the next transaction would take as the read saw it, is then its
-   * own (null: it read nothing). `proved`: it was written with a proof. `generation`: the cache's `generation` when the
-   * commit began; after a `clear` since then, it remembers nothing.
+   * wrote in the cache.
+   *
+   * What it saw is current if its write statement's snapshot (`written`) saw everything committed before its own id
+   * was taken: no other transaction under way, and no id taken between the snapshot and its own (but this process's
+   * fact-free ones, `apart`). Otherwise a write under way or begun meanwhile may have committed unseen, and a new epoch
+   * starts with nothing of this commit trusted. The same goes for a commit whose id does not follow the last one's:
+   * something else wrote between them, and every entry set before may have changed; its own entries are current all
+   * the same (what it took from the cache was compared with the rows as its snapshot saw them: only a commit that
+   * follows is written with a proof instead, and so is what it made of them). What it read is current if its read's
+   * snapshot (`read`; null: it read nothing) passes the same test against its id. Snapshots undefined: not known.
+   * `proved`: it was written with a proof. `generation`: the cache's `generation` when the commit began; after a
+   * `clear` since then, it remembers nothing.
    */
-  committed(commit: { xid: bigint | undefined; nextXidAtRead: bigint | undefined | null; proved: boolean; generation: number }, remember: () => void): void {
-    const { xid, nextXidAtRead, proved } = commit;
-    const follows = this.serial && xid !== undefined && this.lastCommit !== undefined && xid === this.lastCommit + 1n;
+  committed(
+    commit: { xid: bigint | undefined; written: Snapshot | undefined; read: Snapshot | undefined | null; proved: boolean; generation: number },
+    remember: () => void,
+  ): void {
+    const { xid, written, read, proved } = commit;
+    // Ids told on another run of the server may belong to anybody on this one.
+    if (written !== undefined && this.server !== undefined && written.server !== this.server) this.lost();
+    const clean = this.proving && xid !== undefined && this.sawAllBefore(written, xid);
+    // A commit begun before a clear remembers nothing, so what it changed is not in the cache: it cannot carry the
+    // chain on for entries set by commits begun after the clear.
+    const follows =
+      clean &&
+      commit.generation === this.clears &&
+      written!.server === this.server &&
+      this.lastCommit !== undefined &&
+      xid! > this.lastCommit &&
+      this.onlyFactFree(this.lastCommit + 1n, xid!);
     if (!follows) this.epoch++;
-    const current = this.serial && xid !== undefined && (nextXidAtRead === null || nextXidAtRead === xid);
+    const current = clean && (read === null || (read?.server === written!.server && this.sawAllBefore(read, xid!)));
     this.stamp = current ? this.epoch : UNTRUSTED;
     try {
       if (commit.generation === this.clears) remember();
     } finally {
       this.stamp = UNTRUSTED;
     }
-    this.lastCommit = this.serial ? xid : undefined;
+    this.lastCommit = this.proving ? xid : undefined;
+    this.server = written?.server;
+    // Fact-free transactions that had ended before this commit looked are in no later gap or snapshot.
+    if (written) for (const x of this.factFree) if (x < written.xmin) this.factFree.delete(x);
     this.chained = follows;
     if (proved) this.proven++;
   }
+
+  /** Whether `snapshot` saw every transaction that committed before `xid` was taken (fact-free ones aside). */
+  private sawAllBefore(snapshot: Snapshot | undefined, xid: bigint): boolean {
+    if (snapshot === undefined || snapshot.xmax > xid) return false;
+    return snapshot.inProgress.every((x) => this.factFree.has(x)) && this.onlyFactFree(snapshot.xmax, xid);
+  }
+
+  /** Whether every id from `from` up to `to` (excluded) is one of this process's fact-free transactions. */
+  private onlyFactFree(from: bigint, to: bigint): boolean {
+    if (to - from > BigInt(MAX_FACT_FREE)) return false;
+    for (let x = from; x < to; x++) if (!this.factFree.has(x)) return false;
+    return true;
+  }
 }
+
+/**
+ * What a statement saw (`SNAPSHOT`): of its snapshot, `xmin`, below which every transaction had ended, `xmax`, one past
+ * the newest that had ended (every id from it up was under way or not yet taken), and `inProgress`, the ids below
+ * `xmax` of transactions under way, whose writes it does not see; and `server`, when the database server started. A server started anew (a promoted replica, a restore) may have lost
+ * the last commits and hand their ids out again, so ids compare only within one server's run.
+ */
+export interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  inProgress: bigint[];
+  server: string;
+}
+
+/** The database server's start, as `SNAPSHOT` and `notNextXid` give it. */
+const SERVER_START = sql`extract(epoch from pg_postmaster_start_time())::text`;
+
+/** What the statement that contains it saw, as text for `parseSnapshot`. */
+export const SNAPSHOT = sql`pg_current_snapshot()::text || ' ' || ${SERVER_START}`;
+
+/** Reads what `SNAPSHOT` gave; undefined for anything else. */
+export function parseSnapshot(text: unknown): Snapshot | undefined {
+  if (typeof text !== 'string') return undefined;
+  const [ids, server] = text.split(' ');
+  const [xmin, xmax, xip] = ids?.split(':') ?? [];
+  if (server === undefined || xmin === undefined || xmax === undefined || xip === undefined) return undefined;
+  return { xmin: BigInt(xmin), xmax: BigInt(xmax), inProgress: xip === '' ? [] : xip.split(',').map(BigInt), server };
+}
+
+/** At most this many fact-free ids are kept, or may lie between two commits that follow each other. */
+const MAX_FACT_FREE = 64;
 
 /** An entry and the epoch it was set in. */
 interface Stamped {
@@ -191,14 +297,23 @@ interface Stamped {
 /** The stamp of an entry never proven current: no epoch has this number. */
 const UNTRUSTED = -1;
 
+/** After which transaction, on which run of the database server, a batch's cached facts are proven current. */
+export interface Proof {
+  xid: bigint;
+  server: string;
+}
+
 /**
  * The proof a batch's write carries instead of comparing its cached facts with their rows, when they were proven
- * current after transaction `provenAfter` (FactCache.serve): true, so that `vigil_facts_hold` undoes the write,
- * unless the write's own transaction id is the next one. In place of the comparison, not in a CASE beside it: the
- * comparison's subqueries are set up in every write that contains them, run or not, at about half their cost.
+ * current after transaction `provenAfter.xid` (FactCache.serve): true, so that `vigil_facts_hold` undoes the write,
+ * unless the write's own transaction id is the next one on the same run of the server. In place of the comparison,
+ * not in a CASE beside it: the comparison's subqueries are set up in every write that contains them, run or not, at
+ * about half their cost.
  */
-export function notNextXid(provenAfter: bigint): Sql {
-  return sql`pg_current_xact_id() <> ${String(provenAfter + 1n)}::xid8`;
+export function notNextXid(provenAfter: Proof): Sql {
+  // Without synchronous commits a crash loses commits that returned, and their ids are handed out again.
+  return sql`(pg_current_xact_id() <> ${String(provenAfter.xid + 1n)}::xid8 OR ${SERVER_START} <> ${provenAfter.server}
+    OR current_setting('synchronous_commit') = 'off')`;
 }
 
 /**
@@ -230,7 +345,10 @@ export async function dropOnChange(database: DatabaseHandle, cache: FactCache, l
     return await database.listen(
       FACTS_CHANNEL,
       onMessage,
-      (error) => log.warn({ err: error }, 'fact cache: change channel lost; reconnecting'),
+      (error) => {
+        cache.lost();
+        log.warn({ err: error }, 'fact cache: change channel lost; reconnecting');
+      },
       () => cache.clear(),
     );
   } catch (error) {
@@ -290,4 +408,13 @@ export const STALE_FACTS = 'VGS01';
 export function isStaleFacts(error: unknown): boolean {
   // Through a driver's wrapper (drizzle's `cause`).
   return causeWhere(error, (e) => (e as { code?: unknown }).code === STALE_FACTS) !== undefined;
+}
+
+/**
+ * The transaction id the write undone by `vigil_facts_hold` had taken, which it names in its detail (migration 0023);
+ * undefined where it had taken none, or the error is another.
+ */
+export function staleFactsXid(error: unknown): bigint | undefined {
+  const raised = causeWhere(error, (e) => (e as { code?: unknown }).code === STALE_FACTS) as { detail?: unknown } | undefined;
+  return typeof raised?.detail === 'string' && /^\d+$/.test(raised.detail) ? BigInt(raised.detail) : undefined;
 }

@@ -7,4 +7,5 @@ export {
   testDrivers,
   type TestDatabase,
   type TestDatabaseOptions,
+  withClient,
 } from '@vigil/test-kit';

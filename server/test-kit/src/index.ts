@@ -19,4 +19,4 @@ export {
   type TestDriver,
 } from './databases.js';
 export { freePort } from './ports.js';
-export { copyPgliteTemplate, migrationsHash, pgliteTemplate, postgresTemplate } from './template.js';
+export { copyPgliteTemplate, migrationsHash, pgliteTemplate, postgresTemplate, withClient } from './template.js';

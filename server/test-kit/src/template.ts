@@ -120,6 +120,7 @@ export async function copyPgliteTemplate(dir: string): Promise<void> {
 const templateName = () => `vigil_template_${migrationsHash()}`;
 let pgReady: Promise<string> | undefined;
 
+/** A client of its own on `url`, ended after `use`. */
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
