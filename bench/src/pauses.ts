@@ -31,7 +31,7 @@ export interface Pauses {
   commits: number;
   commitEvents: number;
   commitsOver10Ms: number;
-  /** Group commits written with their cached facts proven current instead of compared (PGlite; see the README). */
+  /** Group commits written with their cached facts proven current instead of compared (see the README). */
   commitsProven: number;
   /** Checkpoints Vigil ran on the embedded database, and the time from each one's request to its end (PGlite). */
   checkpoints: number;

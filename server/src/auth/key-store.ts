@@ -162,6 +162,9 @@ export class KeyStore {
           RETURNING pg_current_xact_id()::text AS xid`,
       );
       if (written[0]) quiet?.apart(BigInt(written[0].xid));
+    } catch (error) {
+      quiet?.lost();
+      throw error;
     } finally {
       leave?.();
     }

@@ -77,9 +77,14 @@ export async function storeBatch(
         }
         // Undone, its transaction changed nothing: the next commit still follows the last one across its id.
         cache.apart(staleFactsXid(error));
-        if (use === 'read') throw error;
-        if (attempt.proved) cache.commits.unproven++;
-        else cache.commits.stale++;
+        if (use === 'read') {
+          cache.lost();
+          throw error;
+        }
+        if (attempt.proved) {
+          cache.commits.unproven++;
+          cache.proofFailed();
+        } else cache.commits.stale++;
         use = attempt.proved ? 'check' : 'read';
       }
     }

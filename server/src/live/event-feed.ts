@@ -181,6 +181,8 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
         });
       }
     } catch (error) {
+      // Its id, told before the commit, is no longer known to be fact-free: the server may have lost it.
+      quiet?.lost();
       // The events are stored and answered; only live subscribers miss them.
       this.log.warn({ err: error }, 'could not announce new events to the live feed');
     } finally {

@@ -302,6 +302,34 @@ describe('FactCache proving its facts current by transaction ids', () => {
     expect(serve(moved, 'b')).toBeUndefined();
   });
 
+  it('tries proofs less often while they keep failing, and as before once one passes', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    const tries = (n: number) => Array.from({ length: n }, () => serve(cache, 'a') !== undefined);
+    cache.proofFailed();
+    expect(tries(2)).toEqual([false, true]);
+    cache.proofFailed();
+    expect(tries(3)).toEqual([false, false, true]);
+    cache.proofFailed();
+    expect(tries(5)).toEqual([false, false, false, false, true]);
+    commit(cache, 12n, 'a', undefined, true); // written with a proof that passed
+    cache.proofFailed();
+    expect(tries(2)).toEqual([false, true]);
+  });
+
+  it('keeps the server run it last saw across a commit that reported none', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    cache.apart(12n);
+    cache.committed({ xid: 13n, written: undefined, read: null, proved: false, generation: cache.generation }, () => {}); // stored nothing
+    commit(cache, 14n, 'b', undefined, false, saw(14n, [12n], 'run 2')); // 12 may be anybody's on run 2
+    commit(cache, 15n, 'c', undefined, false, saw(15n, [], 'run 2'));
+    expect(serve(cache, 'c')).toBe(15n);
+    expect(serve(cache, 'b')).toBeUndefined();
+  });
+
   it('ends the chain when the database server runs anew: ids of lost commits may be handed out again', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');

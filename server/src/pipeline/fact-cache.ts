@@ -12,6 +12,8 @@ import { sameFacts } from './same-facts.js';
 export interface QuietWrites {
   enter(): () => void;
   apart(xid: bigint | undefined): void;
+  /** Such a write failed, perhaps with its server: an id it told may go to another writer (FactCache.lost). */
+  lost(): void;
 }
 
 /** A cached "no such row": lru-cache keeps no null or undefined values. */
@@ -74,6 +76,9 @@ export class FactCache {
   private clears = 0;
   /** Ids of this process's transactions that change no cached fact (`apart`), until no later commit can meet them. */
   private readonly factFree = new Set<bigint>();
+  /** Batches that will try no proof, after proofs failed (`proofFailed`), and how many the next failure skips. */
+  private proofPause = 0;
+  private proofBackoff = 0;
 
   /**
    * `proving`: group commits report their transaction ids and snapshots (`committed`), so that checks can be proven
@@ -156,11 +161,26 @@ export class FactCache {
   serve<T>(take: () => T): { taken: T; provenAfter: Proof | undefined } {
     this.servedUntrusted = false;
     const taken = take();
-    const proven = this.proving && this.chained && this.active <= 1 && !this.servedUntrusted;
+    let proven = this.proving && this.chained && this.active <= 1 && !this.servedUntrusted;
+    if (proven && this.proofPause > 0) {
+      this.proofPause--;
+      proven = false;
+    }
     if (!proven || this.lastCommit === undefined || this.server === undefined) return { taken, provenAfter: undefined };
     let xid = this.lastCommit;
     while (this.factFree.has(xid + 1n)) xid++;
     return { taken, provenAfter: { xid, server: this.server } };
+  }
+
+  /**
+   * A batch's proof failed: something wrote between, or the database cannot be proven to keep what it commits
+   * (`notNextXid`). While proofs keep failing, each failure makes the next ones wait twice as many batches (up to
+   * 1,024), so that a database where none can pass costs a failed write now and then, not one per batch; a proof
+   * that passes ends the wait.
+   */
+  proofFailed(): void {
+    this.proofBackoff = Math.min(Math.max(1, this.proofBackoff * 2), 1024);
+    this.proofPause = this.proofBackoff;
   }
 
   /** Group commits since start written with a proof instead of the comparison (`notNextXid`). */
@@ -236,11 +256,14 @@ export class FactCache {
       this.stamp = UNTRUSTED;
     }
     this.lastCommit = this.proving ? xid : undefined;
-    this.server = written?.server;
+    if (written) this.server = written.server;
     // Fact-free transactions that had ended before this commit looked are in no later gap or snapshot.
     if (written) for (const x of this.factFree) if (x < written.xmin) this.factFree.delete(x);
     this.chained = follows;
-    if (proved) this.proven++;
+    if (proved) {
+      this.proven++;
+      this.proofBackoff = 0;
+    }
   }
 
   /** Whether `snapshot` saw every transaction that committed before `xid` was taken (fact-free ones aside). */
