@@ -298,6 +298,39 @@ describe.runIf(testDrivers().includes('postgres'))('fact cache: proofs beside ot
     expect((await send()).current_tags).toContain('multi_user');
   });
 
+  it('ends the chain when an announcement fails after telling its id: a crashed server may give that id to another writer', async () => {
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+    for (let i = 0; i < 3; i++) await event();
+    await settle(); // their announcement
+    await event();
+    const before = await factCacheCommits(server);
+    await event();
+    expect((await factCacheCommits(server)).unchecked).toBe(before.unchecked + 1);
+
+    // The announcement of that event fails right after it told its id (a fault, here thrown by the told cache).
+    const facts = server.vigil.facts;
+    const apart = facts.apart;
+    let failed = false;
+    facts.apart = (xid) => {
+      apart.call(facts, xid);
+      if (failed || !new Error().stack?.includes('event-feed')) return;
+      failed = true;
+      throw new Error('the announcement failed after telling its id');
+    };
+    try {
+      await settle();
+    } finally {
+      facts.apart = apart;
+    }
+    expect(failed).toBe(true);
+    // No proof until two commits have followed each other again.
+    await event();
+    await event();
+    expect((await factCacheCommits(server)).unchecked).toBe(before.unchecked + 1);
+    await event();
+    expect((await factCacheCommits(server)).unchecked).toBe(before.unchecked + 2);
+  });
+
   it('names its id, and the next commit still follows the last one', async () => {
     for (let i = 0; i < 3; i++) await event();
     await new Promise((resolve) => setTimeout(resolve, 200)); // the announcements of those events
