@@ -122,9 +122,14 @@ export class EventFeed implements Pick<IngestObserver, 'stored'> {
   async stop(): Promise<void> {
     for (const entry of [...this.entries]) entry.subscription.end();
     // What this process stored is announced before it goes: other processes' subscribers are waiting for it.
+    await this.flush();
+    await this.unlisten?.();
+  }
+
+  /** Announces now what waits to be announced, and resolves once every announcement so far is made (or failed). */
+  async flush(): Promise<void> {
     if (this.announcing) this.announceNow();
     await this.announced;
-    await this.unlisten?.();
   }
 
   /** Ingestion's observer: called once an event is committed (a replay stored nothing new). */

@@ -54,7 +54,13 @@ for (const driver of testDrivers()) {
       await db?.drop();
     });
 
+    // On PostgreSQL stored events are announced to other processes' live feeds VIGIL_LIVE_ANNOUNCE_MS (50) later, in
+    // a transaction of their own, and a batch begun while one is under way tries no proof: each event of these tests
+    // has the announcements of earlier ones made first, both processes', so that what a test counts does not depend
+    // on how fast the machine runs it.
+    const announced = () => Promise.all([changer.vigil.feed.flush(), answerer.vigil.feed.flush()]);
     const event = async (server: TestVigil, deviceId: string, identity: string) => {
+      await announced();
       const res = await server.post('/events', { event: 'login', identity, properties: { device_id: deviceId } });
       expect(res.status).toBe(200);
       return res.body;
@@ -63,10 +69,6 @@ for (const driver of testDrivers()) {
       for (let i = 0; i < 3; i++) await event(server, deviceId, identity);
     };
     const commits = factCacheCommits;
-    // On PostgreSQL stored events are announced to other processes' live feeds VIGIL_LIVE_ANNOUNCE_MS (50) later, in
-    // a transaction of their own, and a batch begun while one is under way tries no proof: a test counting proofs
-    // lets the announcements of earlier events go first.
-    const announced = () => new Promise((resolve) => setTimeout(resolve, 200));
     /** The id the next transaction will take. */
     const nextXid = async () => BigInt((await rows<{ x: string }>(answerer.database.db, sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x`))[0]!.x);
     const supervisor = async (path: string, body: unknown) => {
@@ -132,7 +134,7 @@ for (const driver of testDrivers()) {
     });
 
     it('writes cached facts with a proof instead of comparing them, while nothing else writes', async () => {
-      await announced(); // the other process's too: its announcements are somebody else's writes here
+      await announced(); // the other process's are somebody else's writes here
       await warm(answerer, 'calm-dev', 'kate@example.com');
       await announced();
       const before = await commits(answerer);
@@ -159,7 +161,7 @@ for (const driver of testDrivers()) {
     });
 
     it('goes on writing with a proof through the key-usage flush, a transaction that changes no cached fact', async () => {
-      await announced(); // the other process's too: its announcements are somebody else's writes here
+      await announced(); // the other process's are somebody else's writes here
       await warm(answerer, 'used-dev', 'lina@example.com');
       await announced();
       const before = await commits(answerer);
@@ -177,7 +179,7 @@ for (const driver of testDrivers()) {
     });
 
     it("goes on writing with a proof through the live feed's announcements, a transaction that changes no cached fact", async () => {
-      await announced(); // the other process's too: its announcements are somebody else's writes here
+      await announced(); // the other process's are somebody else's writes here
       await warm(answerer, 'announced-dev', 'nina@example.com');
       await announced();
       const before = await commits(answerer);
@@ -275,13 +277,16 @@ describe.runIf(testDrivers().includes('postgres'))('fact cache: proofs beside ot
     await db?.drop();
   });
 
+  // Each event after the announcements of the earlier ones (see the suite above).
   const event = async (eventId?: string) => {
+    await server.vigil.feed.flush();
     const res = await server.post('/events', { event: 'login', identity: 'omar@example.com', properties: { device_id: 'held-dev', event_id: eventId } });
     expect(res.status).toBe(200);
   };
 
   it('trusts nothing its commits saw while another transaction was under way, which commits a change after them', async () => {
     const send = async () => {
+      await server.vigil.feed.flush();
       const res = await server.post('/events', { event: 'login', identity: 'pat@example.com', properties: { device_id: 'open-dev' } });
       expect(res.status).toBe(200);
       return res.body as { current_tags: string[] };
@@ -299,7 +304,7 @@ describe.runIf(testDrivers().includes('postgres'))('fact cache: proofs beside ot
   });
 
   it('ends the chain when an announcement fails after telling its id: a crashed server may give that id to another writer', async () => {
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+    const settle = () => server.vigil.feed.flush();
     for (let i = 0; i < 3; i++) await event();
     await settle(); // their announcement
     await event();
