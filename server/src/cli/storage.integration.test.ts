@@ -58,7 +58,10 @@ describe.each(testDrivers())('vigil stats and vigil retention run on %s', (drive
     expect(res.stdout).toContain(`dropped partition ${month.name} (`);
     const after = (await stats()).tables.find((t) => t.table === 'events')!;
     expect(after.rows).toBe(before.rows - 300);
-    expect(after.partitions).toBe(4);
+    // This month, the next two and the default; and any made ahead by this run, where the month has turned since the
+    // test database's template was migrated (a run across midnight at a month's end).
+    const madeAhead = (res.stdout.match(new RegExp(`^created partition ${EVENTS.table}_`, 'gm')) ?? []).length;
+    expect(after.partitions).toBe(4 + madeAhead);
     expect(after.bytes).toBeLessThan(before.bytes);
     const again = await runCli(['retention', 'run', '--json'], { ...db.env, VIGIL_RETENTION_DAYS: '365' });
     expect(JSON.parse(again.stdout)).toMatchObject({ ran: true, dropped: [] });
