@@ -313,6 +313,6 @@ function insertEvents(
     WHERE ${stale.length > 0 ? sql`CASE WHEN (SELECT vigil_facts_hold(${join(stale, ' OR ')})) THEN ` : sql``}
       (t.idempotency_key IS NULL ${claimed ? sql`OR t.id IN (SELECT event_id FROM ${claimed})` : sql``})
       ${stale.length > 0 ? sql`END` : sql``}
-    RETURNING id${withXid ? sql`, pg_current_xact_id()::text AS xid, ${SNAPSHOT} AS snapshot` : sql``}`;
+    RETURNING id${withXid ? sql`, (SELECT pg_current_xact_id()::text) AS xid, (SELECT ${SNAPSHOT}) AS snapshot` : sql``}`;
   return { claim, insert };
 }

@@ -283,8 +283,9 @@ export class FactCache {
 /**
  * What a statement saw (`SNAPSHOT`): of its snapshot, `xmin`, below which every transaction had ended, `xmax`, one past
  * the newest that had ended (every id from it up was under way or not yet taken), and `inProgress`, the ids below
- * `xmax` of transactions under way, whose writes it does not see; and `server`, when the database server started. A server started anew (a promoted replica, a restore) may have lost
- * the last commits and hand their ids out again, so ids compare only within one server's run.
+ * `xmax` of transactions under way, whose writes it does not see; and `server`, when the database server started. A
+ * server started anew (a promoted replica, a restore) may have lost the last commits and hand their ids out again,
+ * so ids compare only within one server's run.
  */
 export interface Snapshot {
   xmin: bigint;
@@ -428,9 +429,13 @@ export function staleWhen(entries: readonly { k: string; v: unknown }[], current
 /** The SQLSTATE `vigil_facts_hold` raises (migration 0007). */
 export const STALE_FACTS = 'VGS01';
 
+/** The error `vigil_facts_hold` raised, found through a driver's wrapper (drizzle's `cause`); undefined for any other. */
+function staleFactsError(error: unknown): (Error & { detail?: unknown }) | undefined {
+  return causeWhere(error, (e) => (e as { code?: unknown }).code === STALE_FACTS);
+}
+
 export function isStaleFacts(error: unknown): boolean {
-  // Through a driver's wrapper (drizzle's `cause`).
-  return causeWhere(error, (e) => (e as { code?: unknown }).code === STALE_FACTS) !== undefined;
+  return staleFactsError(error) !== undefined;
 }
 
 /**
@@ -438,6 +443,6 @@ export function isStaleFacts(error: unknown): boolean {
  * undefined where it had taken none, or the error is another.
  */
 export function staleFactsXid(error: unknown): bigint | undefined {
-  const raised = causeWhere(error, (e) => (e as { code?: unknown }).code === STALE_FACTS) as { detail?: unknown } | undefined;
+  const raised = staleFactsError(error);
   return typeof raised?.detail === 'string' && /^\d+$/.test(raised.detail) ? BigInt(raised.detail) : undefined;
 }
