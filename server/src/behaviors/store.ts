@@ -385,10 +385,10 @@ export async function writeCounts(
       // A summary read from the row is not sent again: the update keeps the stored items (see KEPT).
       bi: b.summary?.stored ? null : (b.summary?.items ?? null),
     }));
-    const array = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(${column})) END`;
+    // The items arrive as text[] (a JSON array becomes the column's array), not as jsonb unpacked by a subquery a row.
     writes.push(sql`INSERT INTO behavior_buckets (behavior_id, group_key, bucket, count, sum, items, hll, first_at, last_at, body_from, body_count, body_sum, body_items)
-      SELECT id, g, k, c, s, ${raw(array('it'))}, decode(h, 'hex'), f, l, bf, bc, bs, ${raw(array('bi'))}
-      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it jsonb, h text, f int8, l int8, bf int8, bc int8, bs float8, bi jsonb')}
+      SELECT id, g, k, c, s, it, decode(h, 'hex'), f, l, bf, bc, bs, bi
+      FROM ${records(rowsIn, 'id text, g text, k int8, c int8, s float8, it text[], h text, f int8, l int8, bf int8, bc int8, bs float8, bi text[]')}
       ON CONFLICT (behavior_id, group_key, bucket)
       DO UPDATE SET count = excluded.count, sum = excluded.sum, items = excluded.items, hll = excluded.hll,
                     first_at = excluded.first_at, last_at = excluded.last_at, body_from = excluded.body_from,
