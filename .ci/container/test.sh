@@ -130,7 +130,7 @@ event_id=$(node -e 'console.log(JSON.parse(process.argv[1]).event_id)' "$event")
 psql_vigil() { podman exec "${project}_postgres_1" psql -U vigil -d vigil -tAc "$1"; }
 count_events() { psql_vigil "SELECT count(*) FROM events WHERE id = '$event_id'"; }
 [ "$(count_events)" = 1 ] || fail "event $event_id is not in PostgreSQL"
-[ "$(psql_vigil "SELECT current_setting('wal_compression') || ' ' || current_setting('max_wal_size') || ' ' || current_setting('min_wal_size')")" = "lz4 4GB 1GB" ] ||
+[ "$(psql_vigil "SELECT current_setting('wal_compression') || ' ' || current_setting('max_wal_size') || ' ' || current_setting('min_wal_size') || ' ' || current_setting('backend_flush_after')")" = "lz4 4GB 1GB 256kB" ] ||
   fail "compose.yaml's WAL settings did not reach PostgreSQL"
 
 step "stop, down and up again"

@@ -2,11 +2,19 @@ import type { WalSample } from './bursts.js';
 import { withClient } from './targets.js';
 
 /**
- * The WAL settings the README recommends ("PostgreSQL's memory and WAL") and compose.yaml runs: after a checkpoint
- * the first change of each page logs the whole page, and a store with history changes pages spread over gigabytes;
- * uncompressed, those images cost the full store of `history` a third of its throughput in the round after one.
+ * The WAL and writeback settings the README recommends ("PostgreSQL's memory and WAL") and compose.yaml runs: after a
+ * checkpoint the first change of each page logs the whole page, and a store with history changes pages spread over
+ * gigabytes; uncompressed, those images cost the full store of `history` a third of its throughput in the round after
+ * one. And a backend that writes data pages out has the kernel write them back at once, so that they do not pile up
+ * and go in one burst that every commit's WAL flush waits behind (the 62–80 ms stalls of `load`'s steady rounds).
  */
-export const RECOMMENDED_WAL = { wal_compression: 'lz4', max_wal_size: '4GB', checkpoint_timeout: '15min', min_wal_size: '1GB' };
+export const RECOMMENDED_WAL = {
+  wal_compression: 'lz4',
+  max_wal_size: '4GB',
+  checkpoint_timeout: '15min',
+  min_wal_size: '1GB',
+  backend_flush_after: '256kB',
+};
 
 /**
  * Sets the benchmark's throwaway PostgreSQL (VIGIL_TEST_DATABASE_URL) to the README's WAL settings, or leaves
