@@ -369,29 +369,40 @@ describe.runIf(testDrivers().includes('postgres'))('fact cache: proofs beside ot
   it('goes on proving after a key-usage flush that commits looked at while it was under way', async () => {
     for (let i = 0; i < 3; i++) await event();
     await event();
+    const facts = server.vigil.facts;
+    const apart = facts.apart;
     await withClient(db.env.DATABASE_URL!, async (locker) => {
-      // The keys' rows locked by a transaction of this process's that changes no fact, told as one: the flush's
-      // UPDATE waits for it with its own id taken, under way while the next commits look.
+      // The keys' rows locked by a transaction of this process's that changes no fact, told as one: the flush cannot
+      // commit until it ends, so it is under way, with its id, while the next commits look.
       await locker.query('BEGIN');
-      server.vigil.facts.apart(BigInt((await locker.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x')).rows[0]!.x));
+      apart.call(facts, BigInt((await locker.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x')).rows[0]!.x));
       await locker.query('SELECT 1 FROM api_keys FOR UPDATE');
+      let told: (xid: bigint) => void = () => {};
+      const toldXid = new Promise<bigint>((resolve) => (told = resolve));
+      facts.apart = (xid) => {
+        apart.call(facts, xid);
+        if (xid !== undefined && new Error().stack?.includes('flushUsage')) told(xid);
+      };
       const flushing = server.vigil.keys.flushUsage();
-      const waitingUpdates = async () =>
-        (
-          await locker.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE api_keys%'`,
-          )
-        ).rows[0].n;
-      await expect.poll(waitingUpdates, { timeout: 10_000, interval: 20 }).toBe(1);
-      // While a transaction of this process's is under way no batch tries a proof, but these commits saw it as told.
-      await event();
-      await event();
-      await locker.query('COMMIT');
-      await flushing;
+      try {
+        // The flush tells its id while it is still under way (told only once committed, it would wait for the lock).
+        let timer: NodeJS.Timeout | undefined;
+        const xid = await Promise.race([toldXid, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 10_000)))]);
+        clearTimeout(timer);
+        expect(xid, 'the flush told its id before it committed').toBeDefined();
+        expect((await locker.query<{ s: string }>('SELECT pg_xact_status($1::text::xid8) AS s', [String(xid)])).rows[0]!.s).toBe('in progress');
+        // While a transaction of this process's is under way no batch tries a proof, but these commits saw it as told.
+        await event();
+        await event();
+      } finally {
+        await locker.query('COMMIT');
+        await flushing;
+        facts.apart = apart;
+      }
     });
     const before = await factCacheCommits(server);
-    // Told after it committed, the flush's id was unknown to the commits that saw it under way: they trusted nothing,
-    // and this event would be compared again.
+    // Had the commits that saw the flush under way not known its id, they would have trusted nothing, and this event
+    // would be compared again.
     await event();
     expect((await factCacheCommits(server)).unchecked).toBe(before.unchecked + 1);
   });
