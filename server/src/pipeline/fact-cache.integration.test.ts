@@ -366,6 +366,45 @@ describe.runIf(testDrivers().includes('postgres'))('fact cache: proofs beside ot
     await event();
     expect((await factCacheCommits(server)).unchecked).toBe(before.unchecked + 1);
   });
+  it('goes on proving after two of its own commits overlapped, what neither of them touched', async () => {
+    // Each device with a user agent and an address of its own: its handprint and its address's facts are its own too.
+    const send = async (device: string, n: number, eventId?: string) => {
+      await server.vigil.feed.flush();
+      const res = await server.post('/events', {
+        event: 'login',
+        identity: `${device}@example.com`,
+        properties: { device_id: device, user_agent: `agent-${device}`, ip_address: `10.0.${n}.1`, event_id: eventId },
+      });
+      expect(res.status).toBe(200);
+    };
+    for (let i = 0; i < 3; i++) for (const [n, device] of ['slow-dev', 'fast-dev', 'idle-dev'].entries()) await send(device, n);
+    await send('idle-dev', 2);
+    const facts = server.vigil.facts;
+    await withClient(db.env.DATABASE_URL!, async (locker) => {
+      // The first event's idempotency key held by a transaction told as one that changes no fact (it is undone): the
+      // first commit takes its id and waits for the key, so the second (let through after VIGIL_COMMIT_OVERLAP_MS)
+      // takes the next id, sees the first under way, and returns first.
+      await locker.query('BEGIN');
+      facts.apart(BigInt((await locker.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x')).rows[0]!.x));
+      await locker.query(`INSERT INTO event_keys (key_id, idempotency_key, event_id, occurred_at) SELECT id, 'slow-1', 'evt_held', now() FROM api_keys`);
+      const first = send('slow-dev', 0, 'slow-1');
+      try {
+        await expect
+          .poll(async () => (await locker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n, { timeout: 10_000, interval: 20 })
+          .toBe(1);
+        await send('fast-dev', 1);
+      } finally {
+        await locker.query('ROLLBACK');
+        await first;
+      }
+    });
+    const before = await factCacheCommits(server);
+    await send('idle-dev', 2);
+    expect((await factCacheCommits(server)).unchecked, 'what neither commit touched is proven').toBe(before.unchecked + 1);
+    await send('fast-dev', 1);
+    expect((await factCacheCommits(server)).unchecked, 'what the second remembered, having missed the first, is compared').toBe(before.unchecked + 1);
+  });
+
   it('goes on proving after a key-usage flush that commits looked at while it was under way', async () => {
     for (let i = 0; i < 3; i++) await event();
     await event();

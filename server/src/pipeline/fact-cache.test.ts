@@ -222,6 +222,74 @@ describe('FactCache proving its facts current by transaction ids', () => {
     expect(serve(cache, 'a')).toBeUndefined();
   });
 
+  it("goes on proving what two overlapping commits of this process's left alone, and compares what they remembered", () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'x');
+    const leaveFirst = cache.enter(); // takes id 12, and is slow to flush
+    const leaveSecond = cache.enter(); // takes id 13, and returns first
+    commit(cache, 13n, 'b', undefined, false, saw(13n, [12n]));
+    leaveSecond();
+    expect(serve(cache, 'x')).toBeUndefined(); // 12 is not accounted for yet
+    commit(cache, 12n, 'c'); // written before 13 was, so what it saw may miss what 13 wrote
+    leaveFirst();
+    expect(serve(cache, 'x')).toBe(13n);
+    expect(serve(cache, 'a')).toBe(13n);
+    expect(serve(cache, 'b')).toBeUndefined(); // 13 did not see what 12 wrote
+    expect(serve(cache, 'c')).toBeUndefined();
+    commit(cache, 14n, 'b');
+    expect(serve(cache, 'b')).toBe(14n);
+  });
+
+  it('compares again what was cached before, once the commits in flight have returned without accounting for an id', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    const leaveFirst = cache.enter();
+    const leaveSecond = cache.enter();
+    commit(cache, 13n, 'b', undefined, false, saw(13n, [12n])); // 12 under way: the first's, or somebody else's
+    leaveSecond();
+    commit(cache, 14n, 'c'); // the first took 14: 12 was somebody else's
+    leaveFirst();
+    expect(serve(cache, 'a')).toBeUndefined();
+    expect(serve(cache, 'c')).toBeUndefined(); // the chain starts again at 14
+    commit(cache, 15n, 'd');
+    expect(serve(cache, 'c')).toBe(15n);
+    expect(serve(cache, 'a')).toBeUndefined();
+  });
+
+  it('trusts nothing a commit saw when a later commit of its own returned before it, though one of unknown id came between', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 99n, 'x');
+    commit(cache, 100n, 'k');
+    const leaveSlow = cache.enter(); // takes 101 and is slow to return, having seen 'k' as it was
+    const leaveMover = cache.enter();
+    const leaveRetries = cache.enter();
+    commit(cache, 102n, 'k', undefined, false, saw(102n, [101n])); // changes 'k'
+    leaveMover();
+    commit(cache, undefined, 'r'); // retries only: nothing written, no id
+    leaveRetries();
+    commit(cache, 101n, 'k', undefined, false, saw(101n)); // its 'k' is older than 102's
+    leaveSlow();
+    commit(cache, 103n, 'd');
+    expect(serve(cache, 'k')).toBeUndefined();
+  });
+
+  it('accounts for an id told fact-free after a commit found it under way', () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    const leaveCommit = cache.enter();
+    const leaveFlush = cache.enter();
+    commit(cache, 13n, 'b', undefined, false, saw(13n, [12n])); // 12, the key-usage flush's, told late
+    leaveCommit();
+    cache.apart(12n);
+    leaveFlush();
+    commit(cache, 14n, 'c');
+    expect(serve(cache, 'a')).toBe(14n);
+    expect(serve(cache, 'b')).toBeUndefined();
+  });
+
   it('trusts nothing a commit saw when an id was taken between its snapshot and its own', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');

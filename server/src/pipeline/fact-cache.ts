@@ -37,9 +37,10 @@ const NO_ROW = Symbol('no such row');
  * last commit to have seen everything written before its own id: its statement's snapshot showed no other
  * transaction under way, and no id was taken between that snapshot and its own (`committed`'s `written`). PGlite runs
  * one transaction at a time, so there that always holds; on PostgreSQL it holds while this process is the only one
- * writing. Entries are stamped with the epoch they were set in; the epoch moves on whenever a commit does not follow
- * the last one so (something else wrote, or a write failed), and entries set before it are compared again when next
- * used. See `serve` and `committed`.
+ * writing. Entries are stamped with the epoch they were set in; the epoch moves on whenever something else may have
+ * written since the last commit (a transaction not this process's, or a write that failed), and entries set before
+ * it are compared again when next used. This process's own commits that overlap only leave what they remembered to be
+ * compared. See `serve` and `committed`.
  *
  * Bounded: least recently used entries go first. Capacity 0 turns the cache off (every batch reads).
  */
@@ -76,6 +77,19 @@ export class FactCache {
   private clears = 0;
   /** Ids of this process's transactions that change no cached fact (`apart`), until no later commit can meet them. */
   private readonly factFree = new Set<bigint>();
+  /** Ids of this process's group commits that were written (`committed`), the newest MAX_OWN_COMMITS. */
+  private readonly ownCommits = new Set<bigint>();
+  /**
+   * The newest of them: a commit with an older id did not see what that one wrote. Apart from `lastCommit`, which a
+   * commit of unknown id forgets while older commits may still be in flight.
+   */
+  private newestOwn: bigint | undefined;
+  /**
+   * Ids a group commit did not see written, or that came between the last commit and its own, which are neither
+   * fact-free nor a written group commit of this process's. A group commit still in flight may have taken them, and
+   * accounts for its id when it returns; what is left once none is in flight was somebody else's (`committed`).
+   */
+  private readonly unaccounted = new Set<bigint>();
   /** Batches that will try no proof, after proofs failed (`proofFailed`), and how many the next failure skips. */
   private proofPause = 0;
   private proofBackoff = 0;
@@ -144,6 +158,9 @@ export class FactCache {
     this.lastCommit = undefined;
     this.chained = false;
     this.factFree.clear();
+    this.ownCommits.clear();
+    this.newestOwn = undefined;
+    this.unaccounted.clear();
   }
 
   /** Moves on at each `clear`: a group commit notes it before it takes or reads its facts, and gives it to `committed`. */
@@ -199,6 +216,13 @@ export class FactCache {
     };
   }
 
+  /** Somebody else wrote, or may have: every entry set before is compared again when next used. */
+  private foreignWrites(): void {
+    this.epoch++;
+    this.unaccounted.clear();
+    this.chained = false;
+  }
+
   /**
    * This process's transaction `xid` (undefined: not known) changes none of the facts the cache holds (key usage, a
    * notification): a commit whose id follows the last one's with only such ids between still follows it (otherwise
@@ -211,6 +235,7 @@ export class FactCache {
     // Even one older than the last commit: it may still be under way when the next one looks.
     if (!this.proving || xid === undefined) return;
     this.factFree.add(xid);
+    this.unaccounted.delete(xid);
     // Ids are told about in the order they are taken, give or take: the oldest go first if many pile up.
     if (this.factFree.size > MAX_FACT_FREE) this.factFree.delete(this.factFree.values().next().value!);
   }
@@ -221,14 +246,20 @@ export class FactCache {
    *
    * What it saw is current if its write statement's snapshot (`written`) saw everything committed before its own id
    * was taken: no other transaction under way, and no id taken between the snapshot and its own (but this process's
-   * fact-free ones, `apart`). Otherwise a write under way or begun meanwhile may have committed unseen, and a new epoch
-   * starts with nothing of this commit trusted. The same goes for a commit whose id does not follow the last one's:
-   * something else wrote between them, and every entry set before may have changed; its own entries are current all
-   * the same (what it took from the cache was compared with the rows as its snapshot saw them: only a commit that
-   * follows is written with a proof instead, and so is what it made of them). What it read is current if its read's
-   * snapshot (`read`; null: it read nothing) passes the same test against its id. Snapshots undefined: not known.
+   * fact-free ones, `apart`), and no later group commit of this process's was written before it. What it read is
+   * current if its read's snapshot (`read`; null: it read nothing) passes the same test against its id. Snapshots
+   * undefined: not known. What is not current is stamped untrusted, and compared with its row when next used.
+   *
+   * Entries set before stay current if every id it did not see, and every id between the last commit and its own, is
+   * accounted for: fact-free, or one of this process's group commits, which change only what they remember (and what
+   * one of them remembered after missing another's writes is untrusted, as above). A group commit still in flight cannot say its id until its statement
+   * returns, so ids nobody accounts for wait until none is in flight (`unaccounted`); then they were somebody else's,
+   * or an id could not be told at all, and a new epoch starts: every entry set before is compared again when next
+   * used. Not for this process's own commits that overlap (a slow flush lets a second one start): at 1,000 events/s
+   * each entry is used every few seconds, so a new epoch costs seconds of comparisons before proofs pass again.
+   *
    * `proved`: it was written with a proof. `generation`: the cache's `generation` when the commit began; after a
-   * `clear` since then, it remembers nothing.
+   * `clear` since then, it remembers nothing, and carries no chain on.
    */
   committed(
     commit: { xid: bigint | undefined; written: Snapshot | undefined; read: Snapshot | undefined | null; proved: boolean; generation: number },
@@ -237,17 +268,19 @@ export class FactCache {
     const { xid, written, read, proved } = commit;
     // Ids told on another run of the server may belong to anybody on this one.
     if (written !== undefined && this.server !== undefined && written.server !== this.server) this.lost();
-    const clean = this.proving && xid !== undefined && this.sawAllBefore(written, xid);
+    const after = this.newestOwn !== undefined && xid !== undefined && xid < this.newestOwn;
+    const clean = this.proving && xid !== undefined && !after && this.sawAllBefore(written, xid);
     // A commit begun before a clear remembers nothing, so what it changed is not in the cache: it cannot carry the
     // chain on for entries set by commits begun after the clear.
-    const follows =
-      clean &&
-      commit.generation === this.clears &&
-      written!.server === this.server &&
-      this.lastCommit !== undefined &&
-      xid! > this.lastCommit &&
-      this.onlyFactFree(this.lastCommit + 1n, xid!);
-    if (!follows) this.epoch++;
+    const unknown =
+      this.proving && xid !== undefined && written !== undefined && commit.generation === this.clears && written.server === this.server
+        ? this.unknownTo(written, xid)
+        : undefined;
+    for (const x of unknown ?? []) this.unaccounted.add(x);
+    if (xid !== undefined) this.unaccounted.delete(xid);
+    // Only this commit is in flight: no other is left to account for an id.
+    const follows = unknown !== undefined && this.unaccounted.size <= MAX_FACT_FREE && (this.unaccounted.size === 0 || this.active > 1);
+    if (!follows) this.foreignWrites();
     const current = clean && (read === null || (read?.server === written!.server && this.sawAllBefore(read, xid!)));
     this.stamp = current ? this.epoch : UNTRUSTED;
     try {
@@ -255,15 +288,36 @@ export class FactCache {
     } finally {
       this.stamp = UNTRUSTED;
     }
-    this.lastCommit = this.proving ? xid : undefined;
+    if (this.proving && xid !== undefined) {
+      this.ownCommits.add(xid);
+      if (this.ownCommits.size > MAX_OWN_COMMITS) this.ownCommits.delete(this.ownCommits.values().next().value!);
+      if (!after) this.newestOwn = xid;
+    }
+    this.lastCommit = this.proving && xid !== undefined ? (after && this.lastCommit !== undefined ? this.lastCommit : xid) : undefined;
     if (written) this.server = written.server;
-    // Fact-free transactions that had ended before this commit looked are in no later gap or snapshot.
-    if (written) for (const x of this.factFree) if (x < written.xmin) this.factFree.delete(x);
-    this.chained = follows;
+    // Fact-free transactions that had ended before this commit looked are seldom met again; not while another commit
+    // is in flight, whose snapshot may be older (an id dropped too early only costs a new epoch).
+    if (written && this.active <= 1) for (const x of this.factFree) if (x < written.xmin) this.factFree.delete(x);
+    this.chained = follows && this.unaccounted.size === 0;
     if (proved) {
       this.proven++;
       this.proofBackoff = 0;
     }
+  }
+
+  /**
+   * The ids commit `xid` must account for, neither fact-free nor a written group commit of this process's: those
+   * under way when its snapshot was taken, and every one from the last commit's or the snapshot's end, whichever is
+   * first, up to its own. Undefined where no chain goes on: no last commit, its id taken before its snapshot, or too
+   * many ids between.
+   */
+  private unknownTo(written: Snapshot, xid: bigint): bigint[] | undefined {
+    if (this.lastCommit === undefined || written.xmax > xid) return undefined;
+    const from = this.lastCommit + 1n < written.xmax ? this.lastCommit + 1n : written.xmax;
+    if (xid - from > BigInt(MAX_FACT_FREE)) return undefined;
+    const ids = [...written.inProgress];
+    for (let x = from; x < xid; x++) ids.push(x);
+    return ids.filter((x) => !this.factFree.has(x) && !this.ownCommits.has(x));
   }
 
   /** Whether `snapshot` saw every transaction that committed before `xid` was taken (fact-free ones aside). */
@@ -311,6 +365,9 @@ export function parseSnapshot(text: unknown): Snapshot | undefined {
 
 /** At most this many fact-free ids are kept, or may lie between two commits that follow each other. */
 const MAX_FACT_FREE = 64;
+
+/** This process's written group commits kept to account for ids (`committed`): far more than are ever in flight at once. */
+const MAX_OWN_COMMITS = 256;
 
 /** An entry and the epoch it was set in. */
 interface Stamped {
