@@ -28,6 +28,7 @@ import { Ingestor } from './ingest/ingestor.js';
 import { LegacyHandprintLinks } from './handprint/legacy-links.js';
 import { createBrowserSupport } from './js/browser.js';
 import { EventFeed } from './live/event-feed.js';
+import { autovacuumIds } from './pipeline/autovacuum.js';
 import { dropOnChange, FactCache } from './pipeline/fact-cache.js';
 import type { InsightStage } from './pipeline/stage.js';
 import { RegistryRepository } from './registry/repository.js';
@@ -110,8 +111,9 @@ function registryServices<T extends { config: Config; database: DatabaseHandle }
 export async function createVigil(config: Config, options: CreateVigilOptions = {}): Promise<Vigil> {
   const env = config.env;
   const database = options.database ?? (await openDatabase(env, { migrate: true, purpose: 'vigil serve' }));
-  // Group commits report their transaction ids and snapshots, which lets them prove cached facts current (FactCache).
-  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES, true);
+  // Group commits report their transaction ids and snapshots, which lets them prove cached facts current (FactCache);
+  // on PostgreSQL an id of autovacuum's does not end those proofs.
+  const facts = new FactCache(env.VIGIL_FACT_CACHE_ENTRIES, true, database.driver === 'postgres' ? autovacuumIds(database.db) : undefined);
   // Key usage, written every VIGIL_KEY_USAGE_FLUSH_SECONDS, changes no cached fact: it must not end those proofs.
   const keys = new KeyStore(database, { defaultOverlapHours: env.VIGIL_KEY_ROTATION_OVERLAP_HOURS, usageWrites: facts });
   const metrics = new Metrics();

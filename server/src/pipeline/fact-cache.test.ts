@@ -290,6 +290,37 @@ describe('FactCache proving its facts current by transaction ids', () => {
     expect(serve(cache, 'b')).toBeUndefined();
   });
 
+  it("asks whose an id nobody accounts for is, and goes on proving across one the database names as changing no fact (autovacuum's)", async () => {
+    const asked: bigint[][] = [];
+    const cache = new FactCache(8, true, async (ids) => {
+      asked.push([...ids]);
+      return ids.filter((x) => x === 12n);
+    });
+    commit(cache, 10n, 'a');
+    commit(cache, 11n, 'a');
+    commit(cache, 13n, 'b', undefined, false, saw(13n, [12n]));
+    expect(serve(cache, 'a')).toBeUndefined(); // not while the question is open
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked).toEqual([[12n]]);
+    commit(cache, 14n, 'c', undefined, false, saw(14n, [12n])); // 12 still under way
+    expect(serve(cache, 'a')).toBe(14n);
+    expect(serve(cache, 'c')).toBe(14n);
+    expect(serve(cache, 'b')).toBeUndefined(); // 13 saw 12 under way before it was named
+  });
+
+  it("takes an id the database does not name, or cannot be asked about, for somebody else's", async () => {
+    for (const identify of [async () => [], async () => Promise.reject(new Error('connection lost'))]) {
+      const cache = new FactCache(8, true, identify);
+      commit(cache, 10n, 'a');
+      commit(cache, 11n, 'a');
+      commit(cache, 13n, 'b', undefined, false, saw(13n, [12n]));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      commit(cache, 14n, 'c');
+      expect(serve(cache, 'c')).toBe(14n);
+      expect(serve(cache, 'a')).toBeUndefined();
+    }
+  });
+
   it('trusts nothing a commit saw when an id was taken between its snapshot and its own', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');

@@ -16,6 +16,13 @@ export interface QuietWrites {
   lost(): void;
 }
 
+/**
+ * Which of `ids` belong to transactions under way that change no fact the cache holds, though they are not this
+ * process's (autovacuum's: its ANALYZE takes an id to write statistics). An id that ended, or could not be asked
+ * about, is not among them.
+ */
+export type IdentifyIds = (ids: readonly bigint[]) => Promise<readonly bigint[]>;
+
 /** A cached "no such row": lru-cache keeps no null or undefined values. */
 const NO_ROW = Symbol('no such row');
 
@@ -90,17 +97,21 @@ export class FactCache {
    * accounts for its id when it returns; what is left once none is in flight was somebody else's (`committed`).
    */
   private readonly unaccounted = new Set<bigint>();
+  /** Moves on at each `lost`: an answer to a question asked before it may be about another run of the server. */
+  private losses = 0;
   /** Batches that will try no proof, after proofs failed (`proofFailed`), and how many the next failure skips. */
   private proofPause = 0;
   private proofBackoff = 0;
 
   /**
    * `proving`: group commits report their transaction ids and snapshots (`committed`), so that checks can be proven
-   * needless; false: every cached fact is compared with its row.
+   * needless; false: every cached fact is compared with its row. `identify`: asked about ids nobody accounts for
+   * before they are taken for somebody else's writes; without it they are at once.
    */
   constructor(
     readonly capacity: number,
     readonly proving = false,
+    private readonly identify?: IdentifyIds,
   ) {
     this.entries = capacity > 0 ? new LRUCache({ max: capacity }) : undefined;
   }
@@ -155,6 +166,7 @@ export class FactCache {
    * and its start time stays the same. The next commit starts a chain of its own, and no id told so far is trusted.
    */
   lost(): void {
+    this.losses++;
     this.lastCommit = undefined;
     this.chained = false;
     this.factFree.clear();
@@ -214,6 +226,28 @@ export class FactCache {
     return () => {
       this.active--;
     };
+  }
+
+  /**
+   * Asks `identify` about the ids nobody accounts for; false without it. Until it answers no proof is tried (it counts
+   * as a commit in flight), and what it does not name was somebody else's.
+   */
+  private lookUp(): boolean {
+    const identify = this.identify;
+    if (!identify) return false;
+    const ids = [...this.unaccounted];
+    const losses = this.losses;
+    const leave = this.enter();
+    const named = Promise.resolve()
+      .then(() => identify(ids))
+      .catch(() => [] as bigint[]);
+    void named.then((free) => {
+      leave();
+      if (this.losses !== losses) return;
+      for (const x of free) this.apart(x);
+      if (ids.some((x) => this.unaccounted.has(x))) this.foreignWrites();
+    });
+    return true;
   }
 
   /** Somebody else wrote, or may have: every entry set before is compared again when next used. */
@@ -278,8 +312,9 @@ export class FactCache {
         : undefined;
     for (const x of unknown ?? []) this.unaccounted.add(x);
     if (xid !== undefined) this.unaccounted.delete(xid);
-    // Only this commit is in flight: no other is left to account for an id.
-    const follows = unknown !== undefined && this.unaccounted.size <= MAX_FACT_FREE && (this.unaccounted.size === 0 || this.active > 1);
+    const accountable = unknown !== undefined && this.unaccounted.size <= MAX_FACT_FREE;
+    // Only this commit is in flight: no other is left to account for an id, but the database may still name it.
+    const follows = accountable && (this.unaccounted.size === 0 || this.active > 1 || this.lookUp());
     if (!follows) this.foreignWrites();
     const current = clean && (read === null || (read?.server === written!.server && this.sawAllBefore(read, xid!)));
     this.stamp = current ? this.epoch : UNTRUSTED;
