@@ -286,11 +286,12 @@ export class FactCache {
    *
    * Entries set before stay current if every id it did not see, and every id between the last commit and its own, is
    * accounted for: fact-free, or one of this process's group commits, which change only what they remember (and what
-   * one of them remembered after missing another's writes is untrusted, as above). A group commit still in flight cannot say its id until its statement
-   * returns, so ids nobody accounts for wait until none is in flight (`unaccounted`); then they were somebody else's,
-   * or an id could not be told at all, and a new epoch starts: every entry set before is compared again when next
-   * used. Not for this process's own commits that overlap (a slow flush lets a second one start): at 1,000 events/s
-   * each entry is used every few seconds, so a new epoch costs seconds of comparisons before proofs pass again.
+   * one of them remembered after missing another's writes is untrusted, as above). A group commit still in flight
+   * cannot say its id until its statement returns, so ids nobody accounts for wait until none is in flight
+   * (`unaccounted`), and are then asked about (`identify`); what is left was somebody else's, or an id that could not
+   * be told at all, and a new epoch starts: every entry set before is compared again when next used. Not for this
+   * process's own commits that overlap (a slow flush lets a second one start): at 1,000 events/s each entry is used
+   * every few seconds, so a new epoch costs seconds of comparisons before proofs pass again.
    *
    * `proved`: it was written with a proof. `generation`: the cache's `generation` when the commit began; after a
    * `clear` since then, it remembers nothing, and carries no chain on.
