@@ -448,6 +448,18 @@ describe('FactCache proving its facts current by transaction ids', () => {
     expect(serve(cache, 'd')).toBeUndefined();
   });
 
+  it("forgets its own commits' ids when the server runs anew: another writer may be handed one of them", () => {
+    const cache = new FactCache(8, true);
+    commit(cache, 10n, 'x');
+    commit(cache, 11n, 'x');
+    commit(cache, 12n, 'x');
+    // A promoted replica that had only up to 10: this process's next commit gets 11 again and reads 'a' there.
+    commit(cache, 11n, 'a', undefined, false, saw(11n, [], 'run 2'));
+    // Somebody else takes 12, changes 'a' and commits; then this process's next commit.
+    commit(cache, 13n, 'c', undefined, false, saw(13n, [], 'run 2'));
+    expect(serve(cache, 'a')).toBeUndefined();
+  });
+
   it('counts the commits written with a proof', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');
