@@ -321,6 +321,29 @@ describe('FactCache proving its facts current by transaction ids', () => {
     }
   });
 
+  it('asks less often while its questions name nothing (another process writing), and at every such commit again once one names an id', async () => {
+    let asked = 0;
+    let naming = false;
+    const cache = new FactCache(8, true, async (ids) => {
+      asked++;
+      return naming ? [...ids] : [];
+    });
+    commit(cache, 10n, 'a');
+    let xid = 10n;
+    const commitBesideAnother = async () => {
+      xid += 2n;
+      commit(cache, xid, 'b', undefined, false, saw(xid, [xid - 1n])); // somebody's id under way
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    for (let i = 0; i < 20; i++) await commitBesideAnother();
+    expect(asked).toBe(5); // the 1st, 3rd, 6th, 11th and 20th
+    naming = true;
+    for (let i = 0; i < 16; i++) await commitBesideAnother(); // the wait the 20th's answer began
+    expect(asked).toBe(5);
+    for (let i = 0; i < 3; i++) await commitBesideAnother();
+    expect(asked).toBe(8);
+  });
+
   it('trusts nothing a commit saw when an id was taken between its snapshot and its own', () => {
     const cache = new FactCache(8, true);
     commit(cache, 10n, 'a');

@@ -99,6 +99,9 @@ export class FactCache {
   private readonly unaccounted = new Set<bigint>();
   /** Moves on at each `lost`: an answer to a question asked before it may be about another run of the server. */
   private losses = 0;
+  /** Commits that will ask about no id, after questions named none (`lookUp`), and how many the next such skips. */
+  private lookupPause = 0;
+  private lookupBackoff = 0;
   /** Batches that will try no proof, after proofs failed (`proofFailed`), and how many the next failure skips. */
   private proofPause = 0;
   private proofBackoff = 0;
@@ -230,11 +233,18 @@ export class FactCache {
 
   /**
    * Asks `identify` about the ids nobody accounts for; false without it. Until it answers no proof is tried (it counts
-   * as a commit in flight), and what it does not name was somebody else's.
+   * as a commit in flight), and what it does not name was somebody else's. While answers name nothing (another Vigil
+   * process writing: its commits are what the ids are, and no chain can hold anyway), each such answer makes the next
+   * commits ask nothing for twice as many (up to 1,024), so that they cost a question now and then, not one each; an
+   * answer that names an id ends the wait.
    */
   private lookUp(): boolean {
     const identify = this.identify;
     if (!identify) return false;
+    if (this.lookupPause > 0) {
+      this.lookupPause--;
+      return false;
+    }
     const ids = [...this.unaccounted];
     const losses = this.losses;
     const leave = this.enter();
@@ -245,6 +255,11 @@ export class FactCache {
       leave();
       if (this.losses !== losses) return;
       for (const x of free) this.apart(x);
+      if (free.length > 0) this.lookupBackoff = 0;
+      else {
+        this.lookupBackoff = Math.min(Math.max(1, this.lookupBackoff * 2), 1024);
+        this.lookupPause = this.lookupBackoff;
+      }
       if (ids.some((x) => this.unaccounted.has(x))) this.foreignWrites();
     });
     return true;
