@@ -99,12 +99,10 @@ export class FactCache {
   private readonly unaccounted = new Set<bigint>();
   /** Moves on at each `lost`: an answer to a question asked before it may be about another run of the server. */
   private losses = 0;
-  /** Commits that will ask about no id, after questions named none (`lookUp`), and how many the next such skips. */
-  private lookupPause = 0;
-  private lookupBackoff = 0;
-  /** Batches that will try no proof, after proofs failed (`proofFailed`), and how many the next failure skips. */
-  private proofPause = 0;
-  private proofBackoff = 0;
+  /** Questions about ids (`lookUp`), skipped while their answers name none. */
+  private readonly lookups = new Backoff();
+  /** Proofs (`serve`), skipped while they fail (`proofFailed`). */
+  private readonly proofs = new Backoff();
 
   /**
    * `proving`: group commits report their transaction ids and snapshots (`committed`), so that checks can be proven
@@ -194,10 +192,7 @@ export class FactCache {
     this.servedUntrusted = false;
     const taken = take();
     let proven = this.proving && this.chained && this.active <= 1 && !this.servedUntrusted;
-    if (proven && this.proofPause > 0) {
-      this.proofPause--;
-      proven = false;
-    }
+    if (proven && this.proofs.skip()) proven = false;
     if (!proven || this.lastCommit === undefined || this.server === undefined) return { taken, provenAfter: undefined };
     let xid = this.lastCommit;
     while (this.factFree.has(xid + 1n)) xid++;
@@ -211,8 +206,7 @@ export class FactCache {
    * that passes ends the wait.
    */
   proofFailed(): void {
-    this.proofBackoff = Math.min(Math.max(1, this.proofBackoff * 2), 1024);
-    this.proofPause = this.proofBackoff;
+    this.proofs.failed();
   }
 
   /** Group commits since start written with a proof instead of the comparison (`notNextXid`). */
@@ -241,10 +235,7 @@ export class FactCache {
   private lookUp(): boolean {
     const identify = this.identify;
     if (!identify) return false;
-    if (this.lookupPause > 0) {
-      this.lookupPause--;
-      return false;
-    }
+    if (this.lookups.skip()) return false;
     const ids = [...this.unaccounted];
     const losses = this.losses;
     const leave = this.enter();
@@ -255,11 +246,8 @@ export class FactCache {
       leave();
       if (this.losses !== losses) return;
       for (const x of free) this.apart(x);
-      if (free.length > 0) this.lookupBackoff = 0;
-      else {
-        this.lookupBackoff = Math.min(Math.max(1, this.lookupBackoff * 2), 1024);
-        this.lookupPause = this.lookupBackoff;
-      }
+      if (free.length > 0) this.lookups.passed();
+      else this.lookups.failed();
       if (ids.some((x) => this.unaccounted.has(x))) this.foreignWrites();
     });
     return true;
@@ -352,7 +340,7 @@ export class FactCache {
     this.chained = follows && this.unaccounted.size === 0;
     if (proved) {
       this.proven++;
-      this.proofBackoff = 0;
+      this.proofs.passed();
     }
   }
 
@@ -419,6 +407,31 @@ const MAX_FACT_FREE = 64;
 
 /** This process's written group commits kept to account for ids (`committed`): far more than are ever in flight at once. */
 const MAX_OWN_COMMITS = 256;
+
+/**
+ * Tries skipped while they keep failing: each failure makes the next ones wait twice as many (up to 1,024), so that
+ * where none can pass they cost a try now and then, not one each; a try that passes ends the wait.
+ */
+class Backoff {
+  private waiting = 0;
+  private length = 0;
+
+  /** Whether to skip this try, which counts toward the wait. */
+  skip(): boolean {
+    if (this.waiting === 0) return false;
+    this.waiting--;
+    return true;
+  }
+
+  failed(): void {
+    this.length = Math.min(Math.max(1, this.length * 2), 1024);
+    this.waiting = this.length;
+  }
+
+  passed(): void {
+    this.length = 0;
+  }
+}
 
 /** An entry and the epoch it was set in. */
 interface Stamped {
