@@ -27,7 +27,7 @@ describe.each([
     await admin.end();
     direct = server.url.replace(/\/postgres$/, '/vigil');
     // Session mode gives each client connection a server connection of its own for as long as it lives: the pool
-    // must hold every process's pools and LISTEN connections (2 × (4 + 1 + 2)), plus the CLI's.
+    // must hold every process's pools and LISTEN connections (2 × (4 + 1 + 4)), plus the CLI's.
     pgbouncer = bouncer ? await startPgbouncer(direct, 'session', 20) : undefined;
     env = { DATABASE_URL: pgbouncer?.url ?? direct, VIGIL_DB_POOL_SIZE: '4', VIGIL_DB_REPORTING_POOL_SIZE: '1' };
     // Both start at once on an empty database: one migrates, the other waits for it (advisory lock).
@@ -64,6 +64,59 @@ describe.each([
     // A retry of an answered event on the other process counts once.
     expect((await post(nodes[1]!, key, 0)).status).toBe(200);
     expect(await storedEvents()).toBe(before + 120);
+  });
+
+  it('agree on every registry move made on the other, in the very next event', async () => {
+    const created = async (args: string[]) => JSON.parse((await runCli([...args, '--json'], env)).stdout);
+    const write = (await created(['keys', 'create', '--kind', 'write', '--name', 'moves'])).key as string;
+    const client = (await created(['keys', 'create', '--kind', 'client', '--name', 'moves-app'])).key as string;
+    await created(['supervisors', 'create', '--username', 'boss', '--role', 'supervisor']);
+    const token = (await created(['tokens', 'create', '--username', 'boss'])).token as string;
+    const [mover, answerer] = nodes as [ServeProcess, ServeProcess];
+    const call = async (path: string, key: string, body: unknown) => {
+      const res = await fetch(`${mover.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res.json();
+    };
+    // Each answer comes from the other process, which has the device's facts in its cache from the events before.
+    const device = async (deviceId: string, identity: string) => {
+      const res = await fetch(`${answerer.url}/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'login', identity, properties: { device_id: deviceId } }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { device: Record<string, unknown> }).device;
+    };
+    for (const id of ['move-1', 'move-2']) {
+      await device(id, 'ana@example.com');
+      expect(await device(id, 'ana@example.com')).toMatchObject({ status: 'unregistered' });
+      await call(`/devices/${id}/register`, client, { user_id: 'ana' });
+      expect(await device(id, 'ana@example.com')).toMatchObject({ status: 'active', registered_to: 'ana' });
+    }
+    await call('/devices/move-1/deactivate', client, { reason: 'lost' });
+    expect(await device('move-1', 'ana@example.com')).toMatchObject({ status: 'deactivated', is_trusted: false });
+    await call('/api/devices/move-1/transfer', token, { new_user_id: 'bo', by: 'boss' });
+    expect(await device('move-1', 'bo@example.com')).toMatchObject({ status: 'deactivated', registered_to: 'bo' });
+    await call('/api/devices/move-1/reactivate', token, { reason: 'found', by: 'boss' });
+    expect(await device('move-1', 'bo@example.com')).toMatchObject({ status: 'active', registered_to: 'bo', is_trusted: true });
+    await call('/api/devices/transfer', token, { device_ids: ['move-1', 'move-2'], new_user_id: 'cy', by: 'boss' });
+    for (const id of ['move-1', 'move-2']) expect(await device(id, 'cy@example.com')).toMatchObject({ registered_to: 'cy' });
+    await call('/api/devices/deactivate', token, { device_ids: ['move-1', 'move-2'], reason: 'audit', by: 'boss' });
+    for (const id of ['move-1', 'move-2']) expect(await device(id, 'cy@example.com')).toMatchObject({ status: 'deactivated' });
+    const moved = await call('/graphql', token, { query: 'mutation { transferDevice(deviceId: "move-2", newUserId: "di", by: "boss") { id } }' });
+    expect(moved).not.toHaveProperty('errors');
+    expect(await device('move-2', 'di@example.com')).toMatchObject({ status: 'deactivated', registered_to: 'di' });
+    // Reports (their own connections, with a statement timeout) read the moves on either process.
+    for (const node of nodes) {
+      const res = await fetch(`${node.url}/api/devices/move-2`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ user_id: 'di', status: 'deactivated' });
+    }
   });
 
   it('agree on a key revocation made by a third process', async () => {

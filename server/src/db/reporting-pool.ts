@@ -27,10 +27,18 @@ export function reportingPool<P extends Pool>(
   config: PoolConfig & { statement_timeout: number },
   replica?: ReplicaMonitor,
 ): P {
-  const pool = newPool({ application_name: 'vigil-reporting', ...config });
+  const { statement_timeout: timeout, ...connection } = config;
+  const pool = newPool({ application_name: 'vigil-reporting', ...connection });
+  // Set on each new session rather than sent at connect: PgBouncer refuses a connection whose startup packet carries
+  // a parameter it does not track ("unsupported startup parameter: statement_timeout"), so every report failed
+  // through it. The pool hands a new client out after its connect listeners ran, and the client runs its queries in
+  // order, so this comes first. A failure here is the connection's, which its first read meets and reports.
+  pool.on('connect', (client) => {
+    client.query(`SET statement_timeout = ${Math.trunc(timeout)}`).catch(() => {});
+  });
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
-  const limit = config.statement_timeout.toLocaleString('en');
+  const limit = timeout.toLocaleString('en');
   const translate = (error: unknown): never => {
     const replicaFailure = replica?.failure(error);
     if (replicaFailure) throw replicaFailure;
