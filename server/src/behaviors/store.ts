@@ -136,18 +136,38 @@ function worthBuilding(spanned: number[] | null, inexact: number[] | null): numb
  */
 const spanRange = (lo: number, hi: number) => Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
 
-/**
- * Each window's stored part in one row: the database sums the body's spans and buckets and the edges' points, so
- * the rows crossing to the server do not grow with history or with the events in a window. The last bucket comes
- * whole, as the event's own write needs it too.
- *
- * The last bucket (with the later ones its summary could be stale in) is read first. When it holds a summary of this
- * window's body and no later bucket exists, the body is that summary: the read is the last and the first bucket, as
- * in an empty store, however full the window. Otherwise the body is read from spans and buckets, and its sums are
- * what the write keeps as the summary.
- */
-export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promise<{ read: WindowRead; last: BucketState | undefined }[]> {
-  if (windows.length === 0) return [];
+/** One window's row as the read statement answers it. */
+type WindowRow = BucketColumns & {
+  n: number;
+  body_count: number;
+  body_sum: number;
+  body_items: string[] | null;
+  body_hlls: string[] | null;
+  first_count: number;
+  first_sum: number;
+  first_items: string[] | null;
+  spanned: number[] | null;
+  inexact: number[] | null;
+  span_count: number;
+  span_sum: number;
+  span_items: string[] | null;
+  last_spanned: boolean;
+  summarized: boolean;
+  summary_count: number | null;
+  summary_sum: number | null;
+  summary_items: string[] | null;
+  later: number[] | null;
+  earlier: number[] | null;
+  head_count: number;
+  head_sum: number;
+  head_items: string[] | null;
+  tail_count: number;
+  tail_sum: number;
+  last_items: string[] | null;
+};
+
+/** The read of readWindows, as one statement: the windows go in as one parameter (see records). */
+export function windowRead(windows: WindowQuery[]): Sql {
   const input = windows.map((w, n) => ({
     n,
     id: w.behaviorId,
@@ -168,118 +188,101 @@ export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promis
     tail_to: w.tailTo,
     uq: w.unique,
   }));
-  const found = await preparedRows<
-    BucketColumns & {
-      n: number;
-      body_count: number;
-      body_sum: number;
-      body_items: string[] | null;
-      body_hlls: string[] | null;
-      first_count: number;
-      first_sum: number;
-      first_items: string[] | null;
-      spanned: number[] | null;
-      inexact: number[] | null;
-      span_count: number;
-      span_sum: number;
-      span_items: string[] | null;
-      last_spanned: boolean;
-      summarized: boolean;
-      summary_count: number | null;
-      summary_sum: number | null;
-      summary_items: string[] | null;
-      later: number[] | null;
-      earlier: number[] | null;
-      head_count: number;
-      head_sum: number;
-      head_items: string[] | null;
-      tail_count: number;
-      tail_sum: number;
-      last_items: string[] | null;
-    }
-  >(
-    tx,
-    // The last bucket and the later ones come first: whether the body is its summary decides what else is read.
-    // Then the body's built spans (with the last bucket's, which only says whether the write must drop it). Then every
-    // bucket from the first to the last one's predecessor, by ranges, each an index range probed on its own (a filter
-    // on the bucket would still visit every bucket's row): the whole window at once when no span is built, else its
-    // two ends and each whole span not built; the first bucket alone when the body is a summary. One aggregate over
-    // them gives the first one's event times (they say whether its points must be read at all: a first bucket wholly
-    // inside the window, and exact, is summed with the body), and the body. Buckets and spans hold few items each
-    // (distinct, 1,000 at most), so their items are concatenated; points may be many events of a few values, so theirs
-    // are made distinct here.
-    sql`SELECT w.n,
-               body.c AS body_count, body.s AS body_sum, to_json(body.items) AS body_items, to_json(body.hlls) AS body_hlls,
-               body.first_count, body.first_sum, to_json(body.first_items) AS first_items, to_json(body.spanned) AS spanned,
-               to_json(body.inexact) AS inexact, to_json(body.earlier) AS earlier,
-               sp.c AS span_count, sp.s AS span_sum, to_json(sp.items) AS span_items, sp.last_spanned,
-               lb.summarized, lb.summary_count, lb.summary_sum, to_json(lb.summary_items) AS summary_items, to_json(lb.later) AS later,
-               head.c AS head_count, head.s AS head_sum, to_json(head.items) AS head_items,
-               tail.c AS tail_count, tail.s AS tail_sum,
-               CASE WHEN w.uq AND tail.c > 0 THEN to_json(coalesce(lp.items, '{}')) END AS last_items,
-               lb.count, lb.sum, to_json(lb.items) AS items, lb.hll, lb.first_at, lb.last_at
-        FROM ${records(
-          input,
-          'n int, id text, g text, first int8, body_from int8, span_lo int8, span_hi int8, spans int8[], left_to int8, right_from int8, last int8, later_to int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
-          'w',
-        )}
-        CROSS JOIN LATERAL (
-          SELECT s.*, s.summary_count IS NOT NULL AND NOT s.later_exists AS summarized
-          FROM (
-            -- the last bucket: one row at most, which max() and the concatenation pick as it is
-            SELECT max(k.count) FILTER (WHERE k.bucket = w.last)::float8 AS count,
-                   max(k.sum) FILTER (WHERE k.bucket = w.last) AS sum,
-                   vigil_cat_items(k.items) FILTER (WHERE k.bucket = w.last) AS items,
-                   max(encode(k.hll, 'hex')) FILTER (WHERE k.bucket = w.last) AS hll,
-                   max(k.first_at) FILTER (WHERE k.bucket = w.last)::float8 AS first_at,
-                   max(k.last_at) FILTER (WHERE k.bucket = w.last)::float8 AS last_at,
-                   max(k.body_count) FILTER (WHERE ${raw(KEPT)})::float8 AS summary_count,
-                   max(k.body_sum) FILTER (WHERE ${raw(KEPT)}) AS summary_sum,
-                   vigil_cat_items(k.body_items) FILTER (WHERE ${raw(KEPT)}) AS summary_items,
-                   coalesce(bool_or(k.bucket > w.last), false) AS later_exists,
-                   array_agg(k.bucket::float8) FILTER (WHERE k.bucket > w.last AND k.body_from IS NOT NULL) AS later
-            FROM ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= w.last AND bucket <= w.later_to`)} AS k) AS s) AS lb
-        CROSS JOIN LATERAL (
-          SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi) AS built,
-                 ${sums('s', 's.span <= w.span_hi')},
-                 coalesce(bool_or(s.span = w.last / ${SPAN}), false) AS last_spanned
-          FROM behavior_spans s
-          WHERE NOT lb.summarized AND s.behavior_id = w.id AND s.group_key = w.g
-            AND s.span >= least(w.span_lo, w.last / ${SPAN}) AND s.span <= w.last / ${SPAN}) AS sp
-        CROSS JOIN LATERAL (
-          SELECT ${sums('k', 'k.bucket >= w.body_from AND k.bucket < w.last')},
-                 coalesce(sum(k.count) FILTER (WHERE ${raw(FIRST_WHOLE)}), 0)::float8 AS first_count,
-                 coalesce(sum(k.sum) FILTER (WHERE ${raw(FIRST_WHOLE)}), 0) AS first_sum,
-                 vigil_cat_items(k.items) FILTER (WHERE ${raw(FIRST_WHOLE)}) AS first_items,
-                 array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND k.bucket >= w.body_from AND k.bucket < w.last) AS hlls,
-                 array_agg(k.bucket::float8) FILTER (WHERE k.body_from IS NOT NULL) AS earlier,
-                 array_agg((k.bucket / ${SPAN})::float8) FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
-                 array_agg((k.bucket / ${SPAN})::float8)
-                   FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact,
-                 bool_or(${raw(WHOLE)}) FILTER (WHERE ${raw(FIRST_BEFORE_BODY)}) AS first_whole,
-                 max(k.last_at) FILTER (WHERE ${raw(FIRST_BEFORE_BODY)}) AS first_last_at
-          FROM (SELECT w.first AS lo, CASE WHEN lb.summarized THEN w.first + 1 WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
-                  WHERE NOT lb.summarized OR w.first < w.body_from
-                UNION ALL SELECT w.right_from, w.last WHERE NOT lb.summarized AND sp.built IS NOT NULL
-                UNION ALL SELECT g * ${SPAN}, (g + 1) * ${SPAN}
-                  FROM unnest(w.spans) AS g WHERE NOT lb.summarized AND sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
-          CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k) AS body
-        CROSS JOIN LATERAL (
-          SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
-          FROM behavior_points p
-          WHERE NOT body.first_whole AND coalesce(body.first_last_at >= w.head_from, true)
-            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS head
-        CROSS JOIN LATERAL (
-          SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
-          FROM behavior_points p
-          WHERE lb.count IS NOT NULL AND coalesce(lb.last_at >= w.tail_from, true)
-            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.tail_from AND p.at < w.tail_to) AS tail
-        LEFT JOIN LATERAL (
-          SELECT array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
-          FROM behavior_points p
-          WHERE w.uq AND tail.c > 0
-            AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.last_start AND p.at < w.tail_from) AS lp ON true`,
-  );
+  // The last bucket and the later ones come first: whether the body is its summary decides what else is read.
+  // Then the body's built spans (with the last bucket's, which only says whether the write must drop it). Then every
+  // bucket from the first to the last one's predecessor, by ranges, each an index range probed on its own (a filter
+  // on the bucket would still visit every bucket's row): the whole window at once when no span is built, else its
+  // two ends and each whole span not built; the first bucket alone when the body is a summary. One aggregate over
+  // them gives the first one's event times (they say whether its points must be read at all: a first bucket wholly
+  // inside the window, and exact, is summed with the body), and the body. Buckets and spans hold few items each
+  // (distinct, 1,000 at most), so their items are concatenated; points may be many events of a few values, so theirs
+  // are made distinct here.
+  return sql`SELECT w.n,
+             body.c AS body_count, body.s AS body_sum, to_json(body.items) AS body_items, to_json(body.hlls) AS body_hlls,
+             body.first_count, body.first_sum, to_json(body.first_items) AS first_items, to_json(body.spanned) AS spanned,
+             to_json(body.inexact) AS inexact, to_json(body.earlier) AS earlier,
+             sp.c AS span_count, sp.s AS span_sum, to_json(sp.items) AS span_items, sp.last_spanned,
+             lb.summarized, lb.summary_count, lb.summary_sum, to_json(lb.summary_items) AS summary_items, to_json(lb.later) AS later,
+             head.c AS head_count, head.s AS head_sum, to_json(head.items) AS head_items,
+             tail.c AS tail_count, tail.s AS tail_sum,
+             CASE WHEN w.uq AND tail.c > 0 THEN to_json(coalesce(lp.items, '{}')) END AS last_items,
+             lb.count, lb.sum, to_json(lb.items) AS items, lb.hll, lb.first_at, lb.last_at
+      FROM ${records(
+        input,
+        'n int, id text, g text, first int8, body_from int8, span_lo int8, span_hi int8, spans int8[], left_to int8, right_from int8, last int8, later_to int8, head_from int8, head_to int8, last_start int8, tail_from int8, tail_to int8, uq bool',
+        'w',
+      )}
+      CROSS JOIN LATERAL (
+        SELECT s.*, s.summary_count IS NOT NULL AND NOT s.later_exists AS summarized
+        FROM (
+          -- the last bucket: one row at most, which max() and the concatenation pick as it is
+          SELECT max(k.count) FILTER (WHERE k.bucket = w.last)::float8 AS count,
+                 max(k.sum) FILTER (WHERE k.bucket = w.last) AS sum,
+                 vigil_cat_items(k.items) FILTER (WHERE k.bucket = w.last) AS items,
+                 max(encode(k.hll, 'hex')) FILTER (WHERE k.bucket = w.last) AS hll,
+                 max(k.first_at) FILTER (WHERE k.bucket = w.last)::float8 AS first_at,
+                 max(k.last_at) FILTER (WHERE k.bucket = w.last)::float8 AS last_at,
+                 max(k.body_count) FILTER (WHERE ${raw(KEPT)})::float8 AS summary_count,
+                 max(k.body_sum) FILTER (WHERE ${raw(KEPT)}) AS summary_sum,
+                 vigil_cat_items(k.body_items) FILTER (WHERE ${raw(KEPT)}) AS summary_items,
+                 coalesce(bool_or(k.bucket > w.last), false) AS later_exists,
+                 array_agg(k.bucket::float8) FILTER (WHERE k.bucket > w.last AND k.body_from IS NOT NULL) AS later
+          FROM ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= w.last AND bucket <= w.later_to`)} AS k) AS s) AS lb
+      CROSS JOIN LATERAL (
+        SELECT array_agg(s.span) FILTER (WHERE s.span <= w.span_hi) AS built,
+               ${sums('s', 's.span <= w.span_hi')},
+               coalesce(bool_or(s.span = w.last / ${SPAN}), false) AS last_spanned
+        FROM behavior_spans s
+        WHERE NOT lb.summarized AND s.behavior_id = w.id AND s.group_key = w.g
+          AND s.span >= least(w.span_lo, w.last / ${SPAN}) AND s.span <= w.last / ${SPAN}) AS sp
+      CROSS JOIN LATERAL (
+        SELECT ${sums('k', 'k.bucket >= w.body_from AND k.bucket < w.last')},
+               coalesce(sum(k.count) FILTER (WHERE ${raw(FIRST_WHOLE)}), 0)::float8 AS first_count,
+               coalesce(sum(k.sum) FILTER (WHERE ${raw(FIRST_WHOLE)}), 0) AS first_sum,
+               vigil_cat_items(k.items) FILTER (WHERE ${raw(FIRST_WHOLE)}) AS first_items,
+               array_agg(encode(k.hll, 'hex')) FILTER (WHERE k.hll IS NOT NULL AND k.bucket >= w.body_from AND k.bucket < w.last) AS hlls,
+               array_agg(k.bucket::float8) FILTER (WHERE k.body_from IS NOT NULL) AS earlier,
+               array_agg((k.bucket / ${SPAN})::float8) FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from) AS spanned,
+               array_agg((k.bucket / ${SPAN})::float8)
+                 FILTER (WHERE k.bucket >= w.left_to AND k.bucket < w.right_from AND k.hll IS NOT NULL) AS inexact,
+               bool_or(${raw(WHOLE)}) FILTER (WHERE ${raw(FIRST_BEFORE_BODY)}) AS first_whole,
+               max(k.last_at) FILTER (WHERE ${raw(FIRST_BEFORE_BODY)}) AS first_last_at
+        FROM (SELECT w.first AS lo, CASE WHEN lb.summarized THEN w.first + 1 WHEN sp.built IS NULL THEN w.last ELSE w.left_to END AS hi
+                WHERE NOT lb.summarized OR w.first < w.body_from
+              UNION ALL SELECT w.right_from, w.last WHERE NOT lb.summarized AND sp.built IS NOT NULL
+              UNION ALL SELECT g * ${SPAN}, (g + 1) * ${SPAN}
+                FROM unnest(w.spans) AS g WHERE NOT lb.summarized AND sp.built IS NOT NULL AND g <> ALL (sp.built)) AS r
+        CROSS JOIN ${probe(sql`SELECT * FROM behavior_buckets WHERE behavior_id = w.id AND group_key = w.g AND bucket >= r.lo AND bucket < r.hi`)} AS k) AS body
+      CROSS JOIN LATERAL (
+        SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s, array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
+        FROM behavior_points p
+        WHERE NOT body.first_whole AND coalesce(body.first_last_at >= w.head_from, true)
+          AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.head_from AND p.at < w.head_to) AS head
+      CROSS JOIN LATERAL (
+        SELECT count(*)::float8 AS c, coalesce(sum(p.value), 0) AS s
+        FROM behavior_points p
+        WHERE lb.count IS NOT NULL AND coalesce(lb.last_at >= w.tail_from, true)
+          AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.tail_from AND p.at < w.tail_to) AS tail
+      LEFT JOIN LATERAL (
+        SELECT array_agg(DISTINCT p.item) FILTER (WHERE p.item IS NOT NULL) AS items
+        FROM behavior_points p
+        WHERE w.uq AND tail.c > 0
+          AND p.behavior_id = w.id AND p.group_key = w.g AND p.at >= w.last_start AND p.at < w.tail_from) AS lp ON true`;
+}
+
+/**
+ * Each window's stored part in one row: the database sums the body's spans and buckets and the edges' points, so
+ * the rows crossing to the server do not grow with history or with the events in a window. The last bucket comes
+ * whole, as the event's own write needs it too.
+ *
+ * The last bucket (with the later ones its summary could be stale in) is read first. When it holds a summary of this
+ * window's body and no later bucket exists, the body is that summary: the read is the last and the first bucket, as
+ * in an empty store, however full the window. Otherwise the body is read from spans and buckets, and its sums are
+ * what the write keeps as the summary.
+ */
+export async function readWindows(tx: Queryable, windows: WindowQuery[]): Promise<{ read: WindowRead; last: BucketState | undefined }[]> {
+  if (windows.length === 0) return [];
+  const found = await preparedRows<WindowRow>(tx, windowRead(windows));
   const out: { read: WindowRead; last: BucketState | undefined }[] = new Array(windows.length);
   for (const r of found) {
     const w = windows[r.n]!;

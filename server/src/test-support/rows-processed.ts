@@ -13,7 +13,12 @@ interface PlanNode {
  * test of "the work per event does not grow with what is stored" compares.
  */
 export async function rowsProcessed(db: Queryable, part: Sql): Promise<number> {
-  const [row] = await preparedRows<{ 'QUERY PLAN': unknown }>(db, sql`EXPLAIN (ANALYZE, FORMAT JSON) SELECT ${part}`);
+  return rowsProcessedBy(db, sql`SELECT ${part}`);
+}
+
+/** rowsProcessed of a whole statement (a read: EXPLAIN ANALYZE runs it). */
+export async function rowsProcessedBy(db: Queryable, statement: Sql): Promise<number> {
+  const [row] = await preparedRows<{ 'QUERY PLAN': unknown }>(db, sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
   const raw = row!['QUERY PLAN'];
   const [plan] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
   const walk = (node: PlanNode): number =>
