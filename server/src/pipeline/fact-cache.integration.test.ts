@@ -526,3 +526,43 @@ describe.runIf(testDrivers().includes('postgres'))('fact cache: a lost change ch
     await expect.poll(() => factCacheEntries(server), { timeout: 10_000, interval: 100 }).toBe(0);
   });
 });
+
+describe.each(testDrivers())('fact cache size (%s)', (driver) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(driver);
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  /**
+   * The entries of a process started with VIGIL_FACT_CACHE_ENTRIES=entries after 3 events of each of 8 devices, and
+   * how many of its group commits were answered from the cache. One process at a time: PGlite's data directory is one
+   * process's.
+   */
+  async function after24Events(entries: number): Promise<{ entries: number; cached: number }> {
+    const server = await startTestVigil(driver, { VIGIL_FACT_CACHE_ENTRIES: String(entries) }, db);
+    try {
+      for (let i = 0; i < 24; i++) {
+        const device = `size-${entries}-${i % 8}`;
+        const res = await server.post('/events', { event: 'login', identity: `${device}@example.com`, properties: { device_id: device } });
+        expect(res.status).toBe(200);
+      }
+      return { entries: await factCacheEntries(server), cached: (await factCacheCommits(server)).cached };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('keeps at most VIGIL_FACT_CACHE_ENTRIES entries, and none at 0', async () => {
+    // Unbounded, the 8 devices' facts take more than 5 entries: the bound below is the setting's doing.
+    expect((await after24Events(1000)).entries).toBeGreaterThan(5);
+    const small = await after24Events(5);
+    expect(small.entries).toBeGreaterThan(0);
+    expect(small.entries).toBeLessThanOrEqual(5);
+    expect(await after24Events(0)).toEqual({ entries: 0, cached: 0 });
+  });
+});
