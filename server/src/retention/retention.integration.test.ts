@@ -328,4 +328,20 @@ describe.each(testDrivers())('behavior data kept for late events on %s', (driver
     expect(late.logins_1h!.count).toBe(3);
     expect(late.logins_7d!.count).toBe(3);
   });
+
+  it('keeps the points of the longest window and a day under a policy of one day', async () => {
+    const now = Date.now();
+    const identity = `${driver}-short-policy`;
+    const res = await server.post('/events', { event: 'login', identity, properties: { timestamp: new Date(now - 3 * DAY).toISOString() } });
+    expect(res.status, res.text).toBe(200);
+    const db = server.database.db;
+    const points = (table: string) => scalar(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE group_key = ${identity}`);
+    // That day has no partition of points (the install made today's and the next week's): a policy's cutoff would
+    // delete the rows to the millisecond.
+    expect(await points('behavior_points_default')).toBe(2);
+    const report = await retention(db, { retentionDays: 1, now });
+    expect(report.eventsCutoff).toBe(new Date(now - DAY).toISOString());
+    expect(report.pointsCutoff).toBe(new Date(now - 8 * DAY).toISOString());
+    expect(await points('behavior_points')).toBe(2);
+  });
 });
