@@ -36,6 +36,33 @@ describe.each(testDrivers())('KeyStore on %s', (driver) => {
     await server.vigil.keys.flushUsage();
     expect(await read()).toBeInstanceOf(Date);
   });
+
+  it('caches no read that a revocation notice overtook, so the key is read again and refused', async () => {
+    // The store's channel is this test's, so that the notice comes while the read is under way, as the notice of a
+    // revocation committed just after the read's snapshot does; nothing else tells the store afterwards.
+    let notify: ((hash: string) => void) | undefined;
+    const database = new Proxy(server.database, {
+      get: (target, prop) =>
+        prop === 'listen'
+          ? async (_channel: string, onMessage: (hash: string) => void) => {
+              notify = onMessage;
+              return async () => {};
+            }
+          : Reflect.get(target, prop),
+    });
+    const keys = new KeyStore(database);
+    await keys.start();
+    try {
+      const created = await server.vigil.keys.create('write', 'overtaken');
+      const reading = keys.check(created.key);
+      notify!(sha256Hex(created.key));
+      expect((await reading).ok).toBe(true);
+      await server.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, created.id));
+      expect(await keys.check(created.key)).toEqual({ ok: false, reason: 'revoked' });
+    } finally {
+      await keys.stop();
+    }
+  });
 });
 
 // Only PostgreSQL has more than one process per database; the suite exists wherever PostgreSQL is under test.

@@ -78,6 +78,12 @@ const CACHE_MAX = 10_000;
 export class KeyStore {
   private readonly cache = new Map<string, Cached>();
   private cacheEnabled = false;
+  /**
+   * Counts what the cache was told to forget (a revocation, a rotation, a lost or restored channel). A read that
+   * began before caches nothing: its row may be from before the revocation whose notice came while it ran, and
+   * nothing would ever drop it again.
+   */
+  private forgets = 0;
   private readonly usage = new Map<string, Date>();
   private unlisten: (() => Promise<void>) | undefined;
 
@@ -93,15 +99,15 @@ export class KeyStore {
   async start(onLost: (error: Error) => void = () => {}, onRestored: () => void = () => {}): Promise<void> {
     this.unlisten = await this.database.listen(
       KEY_REVOKED_CHANNEL,
-      (hash) => this.cache.delete(hash),
+      (hash) => this.forget(hash),
       (error) => {
         this.cacheEnabled = false;
-        this.cache.clear();
+        this.forget();
         onLost(error);
       },
       // Revocations sent while the channel was down were missed: start from an empty cache.
       () => {
-        this.cache.clear();
+        this.forget();
         this.cacheEnabled = true;
         onRestored();
       },
@@ -124,7 +130,15 @@ export class KeyStore {
     return cached.check;
   }
 
+  /** Drops one key (by hash), or every key, from the cache. */
+  private forget(hash?: string): void {
+    this.forgets++;
+    if (hash === undefined) this.cache.clear();
+    else this.cache.delete(hash);
+  }
+
   private async read(hash: string): Promise<Cached | undefined> {
+    const forgets = this.forgets;
     const [row] = await this.database.db
       .select({ id: apiKeys.id, kind: apiKeys.kind, name: apiKeys.name, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
       .from(apiKeys)
@@ -134,7 +148,7 @@ export class KeyStore {
     if (!row) return undefined;
     const check: KeyCheck = row.revokedAt ? { ok: false, reason: 'revoked' } : { ok: true, key: { id: row.id, kind: row.kind, name: row.name, hash } };
     const entry: Cached = { check, expiresAt: row.expiresAt };
-    if (this.cacheEnabled) {
+    if (this.cacheEnabled && this.forgets === forgets) {
       if (this.cache.size >= CACHE_MAX) this.cache.clear();
       this.cache.set(hash, entry);
     }
@@ -234,7 +248,7 @@ export class KeyStore {
       await (this.options.events ?? credentialWebhooks).rotated?.(tx, { kind: old.kind, id, replacedBy: created.id, name: old.name, oldExpiresAt, at: now });
       return { created, oldHash: old.hash };
     });
-    this.cache.delete(rotated.oldHash);
+    this.forget(rotated.oldHash);
     const [previous] = await this.list(id);
     return { ...rotated.created, previous: previous! };
   }
@@ -271,7 +285,7 @@ export class KeyStore {
       return row.hash;
     });
     if (revoked === undefined) return false;
-    this.cache.delete(revoked);
+    this.forget(revoked);
     return true;
   }
 
