@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '../db/handle.js';
+import { listenOrRetry } from '../db/listen.js';
 import { sql, type Sql } from '../db/statement.js';
 import type { Warning } from '../pipeline/insights.js';
 import type { EvaluationItem, InsightStage, StageContext, StageResult } from '../pipeline/stage.js';
@@ -58,17 +59,15 @@ export class BehaviorsStage implements InsightStage {
     await this.definitions.syncConfig(configs);
     this.use(await this.definitions.loadEnabled());
     // Subscribed here, while start-up is awaited, so no subscription is still in flight if the database closes.
-    try {
-      this.unlisten = await this.database.listen(
-        BEHAVIORS_CHANNEL,
-        () => this.kick(),
-        (error) => this.log.warn({ err: error }, 'behaviors: notification channel lost; reconnecting'),
-        // Changes notified while the channel was down were missed: reload.
-        () => this.kick(),
-      );
-    } catch (error) {
-      this.log.warn({ err: error }, 'behaviors: cannot listen for definition changes; polling');
-    }
+    // A channel that cannot be made at start is retried as a lost one, and the behaviors reloaded once it listens.
+    this.unlisten = await listenOrRetry(
+      this.database.listen.bind(this.database),
+      BEHAVIORS_CHANNEL,
+      () => this.kick(),
+      (error) => this.log.warn({ err: error }, 'behaviors: notification channel lost; reconnecting'),
+      // Changes notified while the channel was down were missed: reload.
+      () => this.kick(),
+    );
   }
 
   get behaviors(): readonly LoadedBehavior[] {

@@ -1,6 +1,7 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { describe, expect, it } from 'vitest';
-import { FactCache, isStaleFacts, parseSnapshot, STALE_FACTS, staleFactsXid, type Snapshot } from './fact-cache.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { DatabaseHandle } from '../db/handle.js';
+import { dropOnChange, FactCache, factKey, isStaleFacts, parseSnapshot, STALE_FACTS, staleFactsXid, type Snapshot } from './fact-cache.js';
 
 describe('FactCache', () => {
   it('keeps at most its capacity, dropping the least recently used first', () => {
@@ -527,5 +528,31 @@ describe('isStaleFacts', () => {
     expect(isStaleFacts(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isStaleFacts(new DrizzleQueryError('INSERT …', [], new Error('boom')))).toBe(false);
     expect(isStaleFacts('VGS01')).toBe(false);
+  });
+});
+
+describe('dropOnChange', () => {
+  it('listens once the change channel can be made when it could not at start, and empties the cache then', async () => {
+    let attempts = 0;
+    let notify: ((payload: string) => void) | undefined;
+    const database = {
+      async listen(_channel: string, onMessage: (payload: string) => void) {
+        if (++attempts === 1) throw new Error('the database refused the connection');
+        notify = onMessage;
+        return async () => {};
+      },
+    } as unknown as DatabaseHandle;
+    const warnings: string[] = [];
+    const cache = new FactCache(10);
+    const stop = await dropOnChange(database, cache, { warn: (_obj, msg) => void warnings.push(msg) });
+    expect(warnings).toEqual(['fact cache: change channel lost; reconnecting']);
+    // An erasure announced while it could not listen is missed: what the cache holds then goes once it listens.
+    cache.set(factKey.registration('dev-1'), { user: 'ana' });
+    await vi.waitFor(() => expect(notify).toBeDefined(), { timeout: 2000 });
+    expect(cache.size).toBe(0);
+    cache.set(factKey.registration('dev-2'), { user: 'bo' });
+    notify!('registration dev-2');
+    expect(cache.size).toBe(0);
+    await stop();
   });
 });

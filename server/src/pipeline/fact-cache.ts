@@ -3,6 +3,7 @@ import { sql, type Sql } from '../db/statement.js';
 import { records } from '../db/compose.js';
 import { causeWhere } from '../errors.js';
 import type { DatabaseHandle } from '../db/handle.js';
+import { listenOrRetry } from '../db/listen.js';
 import { sameFacts } from './same-facts.js';
 
 /**
@@ -486,20 +487,18 @@ export async function dropOnChange(database: DatabaseHandle, cache: FactCache, l
     const at = payload.indexOf(' ');
     if (payload.slice(0, at) === 'registration') cache.drop(factKey.registration(payload.slice(at + 1)));
   };
-  try {
-    return await database.listen(
-      FACTS_CHANNEL,
-      onMessage,
-      (error) => {
-        cache.lost();
-        log.warn({ err: error }, 'fact cache: change channel lost; reconnecting');
-      },
-      () => cache.clear(),
-    );
-  } catch (error) {
-    log.warn({ err: error }, 'fact cache: cannot listen for registry changes; stale entries are caught by the write');
-    return async () => {};
-  }
+  // A channel that cannot be made at start is one that went down: the write's checks still catch stale entries,
+  // and the cache is emptied once it listens, for the erasures it missed.
+  return listenOrRetry(
+    database.listen.bind(database),
+    FACTS_CHANNEL,
+    onMessage,
+    (error) => {
+      cache.lost();
+      log.warn({ err: error }, 'fact cache: change channel lost; reconnecting');
+    },
+    () => cache.clear(),
+  );
 }
 
 /** Cache keys, one namespace per kind of fact. */

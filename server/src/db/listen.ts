@@ -1,0 +1,59 @@
+import type { DatabaseHandle } from './handle.js';
+
+type Listen = DatabaseHandle['listen'];
+
+/** Waits between attempts at a first subscription: 250 ms doubling to 5 s, as a lost one is re-made (pg-listener). */
+export interface RetryDelays {
+  firstMs: number;
+  maxMs: number;
+}
+
+const DELAYS: RetryDelays = { firstMs: 250, maxMs: 5000 };
+
+/**
+ * `listen`, except that a first subscription that fails does not fail the caller: it is reported as a lost channel
+ * (`onLost`) and retried in the background until made, then reported as restored (`onRestored`), as a channel that
+ * went down and came back is. For subscribers whose owner keeps working without them (a cache still correct, only
+ * less fresh, while it hears nothing) and must learn of changes once the channel is up, which a start that only
+ * logged the failure never did.
+ */
+export async function listenOrRetry(
+  listen: Listen,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onLost: (error: Error) => void,
+  onRestored?: () => void,
+  delays: RetryDelays = DELAYS,
+): Promise<() => Promise<void>> {
+  try {
+    return await listen(channel, onMessage, onLost, onRestored);
+  } catch (error) {
+    onLost(error instanceof Error ? error : new Error(String(error)));
+  }
+  let stopped = false;
+  let unlisten: (() => Promise<void>) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let delay = delays.firstMs;
+  const schedule = () => {
+    timer = setTimeout(() => void attempt(), delay);
+    delay = Math.min(delay * 2, delays.maxMs);
+  };
+  const attempt = async () => {
+    let made: () => Promise<void>;
+    try {
+      made = await listen(channel, onMessage, onLost, onRestored);
+    } catch {
+      if (!stopped) schedule();
+      return;
+    }
+    if (stopped) return void (await made().catch(() => {}));
+    unlisten = made;
+    onRestored?.();
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await unlisten?.();
+  };
+}
