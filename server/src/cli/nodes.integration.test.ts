@@ -112,6 +112,17 @@ describe.each([
     const moved = await call('/graphql', token, { query: 'mutation { transferDevice(deviceId: "move-2", newUserId: "di", by: "boss") { id } }' });
     expect(moved).not.toHaveProperty('errors');
     expect(await device('move-2', 'di@example.com')).toMatchObject({ status: 'deactivated', registered_to: 'di' });
+    // Every connection says whose it is in pg_stat_activity (README, "Running at scale").
+    const catalog = new pg.Client({ connectionString: direct });
+    await catalog.connect();
+    try {
+      const { rows: named } = await catalog.query<{ name: string }>(
+        `SELECT DISTINCT application_name AS name FROM pg_stat_activity WHERE datname = 'vigil' AND query LIKE 'LISTEN %' ORDER BY 1`,
+      );
+      expect(named.map((r) => r.name)).toEqual(['vigil-listen']);
+    } finally {
+      await catalog.end();
+    }
     // Reports (their own connections, with a statement timeout) read the moves on either process.
     for (const node of nodes) {
       const res = await fetch(`${node.url}/api/devices/move-2`, { headers: { authorization: `Bearer ${token}` } });

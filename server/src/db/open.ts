@@ -140,7 +140,7 @@ async function openPostgres(env: DatabaseSettings, url: string, options: OpenOpt
     replica: replica?.monitor,
     pools: () => ({ ingest: pool.stats, reporting: reporting.stats }),
     listen(channel, onMessage, onLost, onRestored) {
-      return listenWithReconnect(() => new pg.Client({ connectionString: url, ...PG_CONNECTION }), channel, {
+      return listenWithReconnect(() => new pg.Client({ connectionString: url, application_name: 'vigil-listen', ...PG_CONNECTION }), channel, {
         onMessage,
         onLost,
         onRestored,
