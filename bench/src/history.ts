@@ -21,6 +21,8 @@ import { configureWal } from './wal.js';
  * BENCH_EVENTS (instead of seconds: this many events per measured run, so buffers per event compare across runs),
  * BENCH_CONNECTIONS (64), BENCH_ROUNDS (5 per store), BENCH_HISTORY_EVENTS (1000000), BENCH_HISTORY_DAYS (7: the days
  * the seeded events span), BENCH_WAL (`recommended`: the README's WAL settings; `default`: PostgreSQL's),
+ * BENCH_SHARED_BUFFERS (`1GB`, room for the indexes a store of a million events touches, as the README's "PostgreSQL's
+ * memory and WAL" asks; `128MB` is PostgreSQL's default; read by `pnpm history`, which starts the server),
  * BENCH_RETURN_VALUES (`on`; `off` answers without the unique behavior's values, see below). With
  * VIGIL_TEST_PG_OPTIONS='-c shared_preload_libraries=pg_stat_statements' it also prints each store's costliest statements.
  */
@@ -95,6 +97,8 @@ async function startServer(store: Store): Promise<{ url: string; pid: number | u
 const postmaster = await postmasterPid();
 
 const walWords = await configureWal();
+// Set by `pnpm history` (BENCH_SHARED_BUFFERS) when it starts the server: PostgreSQL reads it only at start.
+const sharedBuffers = await withClient(async (c) => (await c.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers);
 
 /**
  * Buffers the database touched so far (shared hits and reads): the work of the run, which unlike events/s and
@@ -369,7 +373,7 @@ try {
   }
 
   console.log(
-    `\nPostgreSQL (WAL: ${walWords}), 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
+    `\nPostgreSQL (shared_buffers=${sharedBuffers}; WAL: ${walWords}), 5 behaviors, ${connections} connections, ${amount ? `${amount} events` : `${seconds} s`} a round, ${rounds} rounds a store in alternation (load average before each round shown)`,
   );
   console.log(
     `${'store'.padEnd(16)} ${'events/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'load'.padStart(6)} ${'server µs'.padStart(10)} ${'pg µs'.padStart(7)} ${'buf hit/ev'.padStart(10)} ${'read/ev'.padStart(8)} ${'WAL kB/ev'.padStart(9)} ${'FPI/ev'.padStart(7)} ${'answer B'.padStart(8)}`,
