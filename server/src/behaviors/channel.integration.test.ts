@@ -36,8 +36,11 @@ describe.each(testDrivers())('behaviors whose change channel cannot be made at s
     });
     const stage = new BehaviorsStage(refusingOnce, new BehaviorDefinitions(database.db));
     await stage.init([]);
-    stage.start({ info: () => {}, warn: () => {}, error: () => {} });
+    const warnings: string[] = [];
+    stage.start({ info: () => {}, warn: (_obj, msg) => void warnings.push(msg), error: () => {} });
     try {
+      // Refused before the app's log was given to the stage, and told once it is.
+      expect(warnings).toEqual(['behaviors: notification channel lost; reconnecting']);
       // The start's own reload is done before the behavior is defined: only the channel can bring it.
       await (stage as unknown as { work: Promise<void> }).work;
       await new BehaviorDefinitions(database.db).define({ name: 'logins_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600 });

@@ -48,6 +48,7 @@ export class BehaviorsStage implements InsightStage {
   private again = false;
   private running = false;
   private started = false;
+  private lostBeforeStart: Error | undefined;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -64,7 +65,7 @@ export class BehaviorsStage implements InsightStage {
       this.database.listen.bind(this.database),
       BEHAVIORS_CHANNEL,
       () => this.kick(),
-      (error) => this.log.warn({ err: error }, 'behaviors: notification channel lost; reconnecting'),
+      (error) => this.warnLost(error),
       // Changes notified while the channel was down were missed: reload.
       () => this.kick(),
     );
@@ -122,7 +123,15 @@ export class BehaviorsStage implements InsightStage {
   start(log: StageLog): void {
     this.log = log;
     this.started = true;
+    // A channel lost before the app's log was given (its first subscription refused at init) is told now.
+    if (this.lostBeforeStart) this.warnLost(this.lostBeforeStart);
+    this.lostBeforeStart = undefined;
     this.kick();
+  }
+
+  private warnLost(error: Error): void {
+    if (!this.started) this.lostBeforeStart = error;
+    else this.log.warn({ err: error }, 'behaviors: notification channel lost; reconnecting');
   }
 
   /** Reloads definitions, purges disabled ones and backfills pending ones; coalesces overlapping requests. */
