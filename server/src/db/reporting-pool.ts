@@ -28,13 +28,14 @@ export function reportingPool<P extends Pool>(
   replica?: ReplicaMonitor,
 ): P {
   const { statement_timeout: timeout, ...connection } = config;
-  const pool = newPool({ application_name: 'vigil-reporting', ...connection });
-  // Set on each new session rather than sent at connect: PgBouncer refuses a connection whose startup packet carries
-  // a parameter it does not track ("unsupported startup parameter: statement_timeout"), so every report failed
-  // through it. The pool hands a new client out after its connect listeners ran, and the client runs its queries in
-  // order, so this comes first. A failure here is the connection's, which its first read meets and reports.
-  pool.on('connect', (client) => {
-    client.query(`SET statement_timeout = ${Math.trunc(timeout)}`).catch(() => {});
+  const pool = newPool({
+    application_name: 'vigil-reporting',
+    ...connection,
+    // Set on each new session rather than sent at connect: PgBouncer refuses a connection whose startup packet
+    // carries a parameter it does not track ("unsupported startup parameter: statement_timeout"), so every report
+    // failed through it. The pool hands a new client out only once this has succeeded; if it fails, the client is
+    // ended and the read that asked for it fails, so no report ever runs without its timeout.
+    onConnect: (client) => client.query(`SET statement_timeout = ${Math.trunc(timeout)}`),
   });
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
