@@ -46,8 +46,9 @@ describe.each(testDrivers())('behaviors whose change channel cannot be made at s
       await new BehaviorDefinitions(database.db).define({ name: 'logins_1h', group_by: 'identity', operation: 'count', window_duration_seconds: 3600 });
       expect(stage.behaviors).toEqual([]);
       letThrough();
-      await vi.waitFor(() => expect(stage.behaviors.map((b) => b.compiled.name)).toEqual(['logins_1h']), { timeout: 5000 });
-      expect(attempts).toBe(2);
+      await vi.waitFor(() => expect(stage.behaviors.map((b) => b.compiled.name)).toEqual(['logins_1h']), { timeout: 20_000 });
+      // The first retry, or a later one if its connection timed out on a loaded machine.
+      expect(attempts).toBeGreaterThanOrEqual(2);
     } finally {
       letThrough();
       await stage.close();

@@ -67,7 +67,11 @@ export class BehaviorsStage implements InsightStage {
       () => this.kick(),
       (error) => this.warnLost(error),
       // Changes notified while the channel was down were missed: reload.
-      () => this.kick(),
+      () => {
+        this.lostBeforeStart = undefined;
+        if (this.started) this.log.info({}, 'behaviors: notification channel listening again');
+        this.kick();
+      },
     );
   }
 

@@ -39,6 +39,25 @@ describe('listenOrRetry', () => {
     expect(events.at(-1)).toBe('unsubscribed');
   });
 
+  it('ends a subscription an attempt makes after being stopped, before the stop returns', async () => {
+    const events: string[] = [];
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let calls = 0;
+    const listen = async () => {
+      if (++calls === 1) throw new Error('refused');
+      await gate;
+      events.push('subscribed');
+      return async () => void events.push('unsubscribed');
+    };
+    const stop = await listenOrRetry(listen, 'ch', ...callbacks(events), FAST);
+    await vi.waitFor(() => expect(calls).toBe(2));
+    const stopping = stop();
+    open();
+    await stopping;
+    expect(events).toEqual(['lost: refused', 'subscribed', 'unsubscribed']);
+  });
+
   it('stops retrying once stopped', async () => {
     const events: string[] = [];
     const flaky = flakyListen(Number.POSITIVE_INFINITY, events);

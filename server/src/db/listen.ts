@@ -33,9 +33,10 @@ export async function listenOrRetry(
   let stopped = false;
   let unlisten: (() => Promise<void>) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | undefined;
   let delay = delays.firstMs;
   const schedule = () => {
-    timer = setTimeout(() => void attempt(), delay);
+    timer = setTimeout(() => (inFlight = attempt()), delay);
     delay = Math.min(delay * 2, delays.maxMs);
   };
   const attempt = async () => {
@@ -48,12 +49,18 @@ export async function listenOrRetry(
     }
     if (stopped) return void (await made().catch(() => {}));
     unlisten = made;
-    onRestored?.();
+    try {
+      onRestored?.();
+    } catch {
+      // The subscriber's to handle; a throw here would be an unhandled rejection, which ends the process.
+    }
   };
   schedule();
   return async () => {
     stopped = true;
     clearTimeout(timer);
+    // An attempt under way ends what it makes before this returns: the caller may close the database next.
+    await inFlight;
     await unlisten?.();
   };
 }
