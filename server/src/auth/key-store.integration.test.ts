@@ -59,6 +59,11 @@ describe.each(testDrivers())('KeyStore on %s', (driver) => {
       expect((await reading).ok).toBe(true);
       await server.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, created.id));
       expect(await keys.check(created.key)).toEqual({ ok: false, reason: 'revoked' });
+      // The control: a read no notice overtook is cached, so the same revocation unannounced goes unseen.
+      const quiet = await server.vigil.keys.create('write', 'not overtaken');
+      expect((await keys.check(quiet.key)).ok).toBe(true);
+      await server.database.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, quiet.id));
+      expect((await keys.check(quiet.key)).ok).toBe(true);
     } finally {
       await keys.stop();
     }

@@ -117,6 +117,8 @@ export class KeyStore {
 
   async stop(): Promise<void> {
     this.cacheEnabled = false;
+    // check() reads the cache whatever cacheEnabled says: a stopped store hears no revocation, so it keeps nothing.
+    this.forget();
     await this.unlisten?.();
     await this.flushUsage();
   }
