@@ -28,8 +28,9 @@ describe.each([
     direct = server.url.replace(/\/postgres$/, '/vigil');
     // Session mode gives each client connection a server connection of its own for as long as it lives: the pool
     // must hold every process's pools and LISTEN connections (2 × (4 + 1 + 6), as "Running at scale" counts them),
-    // plus a CLI command's (4 + 1). With 20 a report waited for a connection until its connect timeout (503).
-    pgbouncer = bouncer ? await startPgbouncer(direct, 'session', 2 * (4 + 1 + 6) + 5) : undefined;
+    // plus a CLI command's (4 + 1), and a few to spare (a LISTEN connection re-made while PgBouncer still holds the
+    // old one). With 20 a report waited for a connection until its connect timeout (503).
+    pgbouncer = bouncer ? await startPgbouncer(direct, 'session', 2 * (4 + 1 + 6) + 5 + 5) : undefined;
     env = { DATABASE_URL: pgbouncer?.url ?? direct, VIGIL_DB_POOL_SIZE: '4', VIGIL_DB_REPORTING_POOL_SIZE: '1' };
     // Both start at once on an empty database: one migrates, the other waits for it (advisory lock).
     nodes = await Promise.all([startServe(env), startServe(env)]);
