@@ -18,7 +18,12 @@ describe('graceful shutdown', () => {
     expect(errors).toEqual([]);
 
     const batches = vigil.recorder.exchanges.filter((x) => x.path === '/events/batch');
-    expect(batches.map((x) => x.body.events.length)).toEqual([100, 100, 50]);
+    // A batch answered with a retryable status (408, 429, 5xx: seen once on a busy CI machine) is sent again whole, as
+    // the client must, and Vigil counts it once (the replays below): only the answered batches are three.
+    const answered = batches.filter((x) => x.status === 200);
+    expect(answered.map((x) => x.body.events.length)).toEqual([100, 100, 50]);
+    const retried = batches.filter((x) => x.status !== 200).map((x) => x.status);
+    expect(retried.filter((status) => status !== 408 && status !== 429 && status < 500)).toEqual([]);
     const delivered = deliveredBatchItems(vigil.recorder.exchanges);
     expect(delivered.map((x) => x.event.properties.event_id)).toEqual(ids);
     expect(delivered.every((x) => x.result.status === 200)).toBe(true);
