@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { withClient } from '../test-support/databases.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, startServe, type ServeProcess } from '../test-support/cli.js';
 import { startPgbouncer, type Pgbouncer } from '../test-support/pgbouncer.js';
@@ -21,10 +21,7 @@ describe.each([
   beforeAll(async () => {
     assertBuilt();
     server = await startPostgresServer();
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE vigil');
-    await admin.end();
+    await withClient(server.url, (c) => c.query('CREATE DATABASE vigil'));
     direct = server.url.replace(/\/postgres$/, '/vigil');
     // Session mode gives each client connection a server connection of its own for as long as it lives: the pool
     // must hold every process's pools and LISTEN connections (2 × (4 + 1 + 6), as "Running at scale" counts them),
@@ -48,15 +45,7 @@ describe.each([
       body: JSON.stringify({ event: 'login', identity: `user-${n % 7}`, properties: { device_id: `dev-${n % 5}`, event_id: `e-${key.slice(-6)}-${n}` } }),
     });
 
-  async function storedEvents(): Promise<number> {
-    const client = new pg.Client({ connectionString: direct });
-    await client.connect();
-    try {
-      return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM events')).rows[0]!.n;
-    } finally {
-      await client.end();
-    }
-  }
+  const storedEvents = () => withClient(direct, async (c) => (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM events')).rows[0]!.n);
 
   it('both accept events, concurrently on the same devices and identities, and store each once', async () => {
     const key = JSON.parse((await runCli(['keys', 'create', '--kind', 'write', '--name', 'nodes', '--json'], env)).stdout).key;
@@ -114,16 +103,10 @@ describe.each([
     expect(moved).not.toHaveProperty('errors');
     expect(await device('move-2', 'di@example.com')).toMatchObject({ status: 'deactivated', registered_to: 'di' });
     // Every connection says whose it is in pg_stat_activity (README, "Running at scale").
-    const catalog = new pg.Client({ connectionString: direct });
-    await catalog.connect();
-    try {
-      const { rows: named } = await catalog.query<{ name: string }>(
-        `SELECT DISTINCT application_name AS name FROM pg_stat_activity WHERE datname = 'vigil' AND query LIKE 'LISTEN %' ORDER BY 1`,
-      );
-      expect(named.map((r) => r.name)).toEqual(['vigil-listen']);
-    } finally {
-      await catalog.end();
-    }
+    const named = await withClient(direct, (c) =>
+      c.query<{ name: string }>(`SELECT DISTINCT application_name AS name FROM pg_stat_activity WHERE datname = 'vigil' AND query LIKE 'LISTEN %' ORDER BY 1`),
+    );
+    expect(named.rows.map((r) => r.name)).toEqual(['vigil-listen']);
     // Reports (their own connections, with a statement timeout) read the moves on either process.
     for (const node of nodes) {
       const res = await fetch(`${node.url}/api/devices/move-2`, { headers: { authorization: `Bearer ${token}` } });
