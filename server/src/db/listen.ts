@@ -2,13 +2,14 @@ import type { DatabaseHandle } from './handle.js';
 
 type Listen = DatabaseHandle['listen'];
 
-/** Waits between attempts at a first subscription: 250 ms doubling to 5 s, as a lost one is re-made (pg-listener). */
+/** Waits between attempts at a subscription: the first, doubling up to the most. */
 export interface RetryDelays {
   firstMs: number;
   maxMs: number;
 }
 
-const DELAYS: RetryDelays = { firstMs: 250, maxMs: 5000 };
+/** 250 ms doubling to 5 s: a first subscription that failed here, and a lost one in pg-listener, are re-made alike. */
+export const LISTEN_RETRY: RetryDelays = { firstMs: 250, maxMs: 5000 };
 
 /**
  * `listen`, except that a first subscription that fails does not fail the caller: it is reported as a lost channel
@@ -23,7 +24,7 @@ export async function listenOrRetry(
   onMessage: (payload: string) => void,
   onLost: (error: Error) => void,
   onRestored?: () => void,
-  delays: RetryDelays = DELAYS,
+  delays: RetryDelays = LISTEN_RETRY,
 ): Promise<() => Promise<void>> {
   try {
     return await listen(channel, onMessage, onLost, onRestored);

@@ -1,7 +1,5 @@
 import type pg from 'pg';
-
-const FIRST_RETRY_MS = 250;
-const MAX_RETRY_MS = 5000;
+import { LISTEN_RETRY } from './listen.js';
 
 export interface ListenCallbacks {
   onMessage(payload: string): void;
@@ -18,13 +16,13 @@ export interface ListenCallbacks {
 export async function listenWithReconnect(newClient: () => pg.Client, channel: string, callbacks: ListenCallbacks): Promise<() => Promise<void>> {
   let current: pg.Client | undefined;
   let stopped = false;
-  let delay = FIRST_RETRY_MS;
+  let delay = LISTEN_RETRY.firstMs;
   let timer: NodeJS.Timeout | undefined;
 
   const retry = () => {
     if (stopped) return;
     timer = setTimeout(() => void attempt(), delay);
-    delay = Math.min(delay * 2, MAX_RETRY_MS);
+    delay = Math.min(delay * 2, LISTEN_RETRY.maxMs);
   };
 
   // Called for an established client only: a client that fails while connecting is the attempt's to handle.
@@ -56,7 +54,7 @@ export async function listenWithReconnect(newClient: () => pg.Client, channel: s
       const client = await connect();
       if (stopped) return void client.end().catch(() => {});
       current = client;
-      delay = FIRST_RETRY_MS;
+      delay = LISTEN_RETRY.firstMs;
       callbacks.onRestored?.();
     } catch {
       retry();
